@@ -1,0 +1,1 @@
+export const AGENTS_PACKAGE = "@heddle/agents";

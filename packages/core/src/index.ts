@@ -1,0 +1,1 @@
+export const CORE_PACKAGE = "@heddle/core";

@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { createId } from "./ids.js";
+import {
+  assistantMessage,
+  getMessageText,
+  getToolCalls,
+  normalizeRunInput,
+  toolOutputText,
+  toolResultMessage,
+  userMessage,
+} from "./messages.js";
+import { stableStringify } from "./stable-stringify.js";
+import { addUsage, emptyUsage, promptTokens } from "./usage.js";
+
+describe("ids", () => {
+  it("are prefixed, unique and safe for every vendor's tool-call id rules", () => {
+    const ids = new Set(Array.from({ length: 1000 }, () => createId("run")));
+    expect(ids.size).toBe(1000);
+    for (const id of ids) expect(id).toMatch(/^run_[a-z0-9]{16}$/);
+  });
+});
+
+describe("usage", () => {
+  it("adds field by field, treating missing fields as zero", () => {
+    const total = addUsage(addUsage(emptyUsage(), { inputTokens: 10, costUsd: 0.5 }), {
+      outputTokens: 3,
+      cacheReadTokens: 7,
+      costUsd: 0.25,
+    });
+    expect(total).toEqual({
+      inputTokens: 10,
+      outputTokens: 3,
+      cacheReadTokens: 7,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+      costUsd: 0.75,
+    });
+    expect(promptTokens({ inputTokens: 10, cacheReadTokens: 7, cacheWriteTokens: 2 })).toBe(19);
+  });
+
+  it("does not mutate its inputs", () => {
+    const a = emptyUsage();
+    addUsage(a, { inputTokens: 5 });
+    expect(a.inputTokens).toBe(0);
+  });
+});
+
+describe("messages", () => {
+  it("builds user, assistant and tool messages with ids and timestamps", () => {
+    const user = userMessage("hello");
+    expect(user).toMatchObject({ role: "user", content: [{ type: "text", text: "hello" }] });
+    expect(user.id).toMatch(/^msg_/);
+    expect(user.createdAt).toBeGreaterThan(0);
+    const assistant = assistantMessage([
+      { type: "text", text: "a" },
+      { type: "tool-call", toolCallId: "c1", toolName: "t", input: {} },
+      { type: "text", text: "b" },
+    ]);
+    expect(getMessageText(assistant)).toBe("ab");
+    expect(getToolCalls(assistant).map((c) => c.toolCallId)).toEqual(["c1"]);
+    const tool = toolResultMessage([{ type: "tool-result", toolCallId: "c1", toolName: "t", output: "ok" }]);
+    expect(tool.role).toBe("tool");
+  });
+
+  it("normalizes every run input form", () => {
+    expect(normalizeRunInput("hi")[0]).toMatchObject({ role: "user", content: [{ type: "text", text: "hi" }] });
+    expect(normalizeRunInput([{ type: "text", text: "x" }])).toHaveLength(1);
+    const m = userMessage("m");
+    expect(normalizeRunInput(m)).toEqual([m]);
+    expect(normalizeRunInput([m, m])).toEqual([m, m]);
+    expect(normalizeRunInput([])).toEqual([]);
+  });
+
+  it("renders tool output text, naming images", () => {
+    expect(toolOutputText("plain")).toBe("plain");
+    expect(
+      toolOutputText([
+        { type: "text", text: "see" },
+        { type: "image", mediaType: "image/png", data: "AAAA" },
+      ]),
+    ).toBe("see\n[image image/png]");
+  });
+});
+
+describe("stableStringify", () => {
+  it("gives equal strings for equal values whatever the key order", () => {
+    expect(stableStringify({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } })).toBe(
+      stableStringify({ a: { c: null, d: [1, { y: 2, z: 1 }] }, b: 1 }),
+    );
+    expect(stableStringify({ a: 1 })).not.toBe(stableStringify({ a: "1" }));
+  });
+});

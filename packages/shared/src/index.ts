@@ -1,0 +1,23 @@
+export {
+  type CreateToolOptions,
+  createTool,
+  formatZodError,
+  ToolDefinitionError,
+  zodToJsonSchema,
+} from "./create-tool.js";
+export { createId } from "./ids.js";
+export {
+  assistantMessage,
+  getMessageText,
+  getToolCalls,
+  getToolResults,
+  imagePart,
+  normalizeRunInput,
+  textPart,
+  toolOutputText,
+  toolResultMessage,
+  userMessage,
+} from "./messages.js";
+export { stableStringify } from "./stable-stringify.js";
+export * from "./types.js";
+export { addUsage, emptyUsage, promptTokens } from "./usage.js";

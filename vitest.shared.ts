@@ -1,0 +1,13 @@
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+/**
+ * Tests resolve workspace packages to their sources, so a change is tested without a rebuild.
+ * The built entries are checked separately (packages/core/test/built-entries.test.ts).
+ */
+export const workspaceAlias = [
+  { find: /^@heddle\/llms\/testing$/, replacement: `${root}packages/llms/src/testing/index.ts` },
+  { find: /^@heddle\/core\/testing$/, replacement: `${root}packages/core/src/testing/index.ts` },
+  { find: /^@heddle\/(shared|llms|agents|core)$/, replacement: `${root}packages/$1/src/index.ts` },
+];
