@@ -1,2 +1,17 @@
-// The gateway lands with the llms issue; the testing subpath already offers the scripted model.
-export const LLMS_PACKAGE = "@heddle/llms";
+export {
+  classifyUnknownError,
+  isAbortError,
+  isNetworkError,
+  kindForStatus,
+  looksLikeContextOverflow,
+  modelError,
+  retryAfterMsFromHeaders,
+} from "./errors.js";
+export type {
+  FamilyCallContext,
+  ProviderConfig,
+  ProviderSpec,
+  RetryPolicy,
+  WireFamily,
+  WireFamilyId,
+} from "./types.js";
