@@ -1,1 +1,8 @@
-export const CORE_PACKAGE = "@heddle/core";
+// @heddle/core: one entry; each concern keeps its own barrel.
+export * from "./sessions/index.js";
+export * from "./safety/index.js";
+export * from "./compaction/index.js";
+export * from "./tools/index.js";
+export * from "./hooks/index.js";
+export * from "./plugins/index.js";
+export * from "./checkpoints/index.js";

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * A loopback HTTP server that speaks each vendor's real streaming wire format, so tests drive the real vendor
  * clients (`@anthropic-ai/sdk`, `openai`, `@google/genai`) end to end. Responses come from a script (JSON payloads

@@ -1,0 +1,2 @@
+// Filled by the checkpoints work; re-exported from src/index.ts.
+export {};

@@ -1,0 +1,2 @@
+// Filled by the hooks work; re-exported from src/index.ts.
+export {};

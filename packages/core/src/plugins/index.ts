@@ -1,0 +1,2 @@
+// Filled by the plugins work; re-exported from src/index.ts.
+export {};
