@@ -1,8 +1,9 @@
 // @heddle/core: one entry; each concern keeps its own barrel.
-export * from "./sessions/index.js";
-export * from "./safety/index.js";
+
+export * from "./checkpoints/index.js";
 export * from "./compaction/index.js";
-export * from "./tools/index.js";
 export * from "./hooks/index.js";
 export * from "./plugins/index.js";
-export * from "./checkpoints/index.js";
+export * from "./safety/index.js";
+export * from "./sessions/index.js";
+export * from "./tools/index.js";
