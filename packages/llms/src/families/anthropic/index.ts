@@ -1,0 +1,88 @@
+import type { AgentModelEvent } from "@heddle/shared";
+import { modelError } from "../../errors.js";
+import type { FamilyCallContext, WireFamily } from "../../types.js";
+import { classifyAnthropicError } from "./errors.js";
+import { AnthropicRequestError, toAnthropicBody } from "./request.js";
+import { AnthropicStreamMapper } from "./stream.js";
+
+type AnthropicModule = typeof import("@anthropic-ai/sdk");
+type StreamingParams = import("@anthropic-ai/sdk").Anthropic.MessageCreateParamsStreaming;
+
+let sdkModule: Promise<AnthropicModule> | undefined;
+
+/** Loaded on the first request, so importing `@heddle/llms` loads no vendor client. */
+function loadSdk(): Promise<AnthropicModule> {
+  sdkModule ??= import("@anthropic-ai/sdk").catch((error: unknown) => {
+    sdkModule = undefined;
+    throw error;
+  });
+  return sdkModule;
+}
+
+async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEvent> {
+  const { signal } = ctx;
+  let sdk: AnthropicModule | undefined;
+  const mapper = new AnthropicStreamMapper();
+  try {
+    const body = toAnthropicBody(ctx.request, ctx.modelId, ctx.info);
+    if (!ctx.apiKey && !hasAuthHeader(ctx.headers) && !hasAuthHeader(ctx.request.options?.headers)) {
+      yield {
+        type: "finish",
+        reason: "error",
+        error: modelError("auth", "No Anthropic API key: set ANTHROPIC_API_KEY or give the provider an apiKey."),
+      };
+      return;
+    }
+    sdk = await loadSdk();
+    const client = new sdk.Anthropic({
+      apiKey: ctx.apiKey ?? null,
+      ...(ctx.baseUrl !== undefined && { baseURL: ctx.baseUrl }),
+      // Retries are the gateway's, done once for every family.
+      maxRetries: 0,
+      defaultHeaders: ctx.headers,
+      dangerouslyAllowBrowser: true,
+    });
+    const headers = ctx.request.options?.headers;
+    // The body is built from plain JSON; the SDK's param types are too narrow for `providerOptions` passthrough.
+    const stream = await client.messages.create({ ...body, stream: true } as StreamingParams, {
+      signal,
+      ...(headers && { headers }),
+    });
+    // Raw events, not the MessageStream helper, which accumulates the whole message.
+    for await (const event of stream) {
+      yield* mapper.handle(event);
+    }
+    // The SDK ends the iteration quietly on an abort, and a stream may close without `message_stop`.
+    if (signal.aborted) {
+      yield* mapper.usageEvent();
+      yield { type: "finish", reason: "aborted", error: modelError("aborted", "The request was aborted.") };
+      return;
+    }
+    yield* mapper.usageEvent();
+    if (!mapper.completed) {
+      yield {
+        type: "finish",
+        reason: "error",
+        error: modelError("network", "The Anthropic stream ended before message_stop: the connection was cut."),
+      };
+      return;
+    }
+    yield { type: "finish", reason: mapper.finishReason() };
+  } catch (error) {
+    if (error instanceof AnthropicRequestError) {
+      yield { type: "finish", reason: "error", error: modelError("invalid_request", error.message) };
+      return;
+    }
+    const classified = classifyAnthropicError(error, signal, sdk);
+    yield* mapper.usageEvent();
+    yield { type: "finish", reason: classified.kind === "aborted" ? "aborted" : "error", error: classified };
+  }
+}
+
+/** A proxy may authenticate with its own header instead of a key. */
+function hasAuthHeader(headers: Record<string, string> | undefined): boolean {
+  return Object.keys(headers ?? {}).some((name) => /^(x-api-key|authorization)$/i.test(name));
+}
+
+/** The Anthropic Messages API wire family, on `@anthropic-ai/sdk`. */
+export const family: WireFamily = { id: "anthropic", streamOnce };
