@@ -1,0 +1,226 @@
+import type { AgentModelEvent, AgentUsage, FinishEvent, ModelError } from "@heddle/shared";
+import { createId } from "@heddle/shared";
+import { modelError } from "../../errors.js";
+import { GEMINI_KEY } from "./request.js";
+
+/** The fields of a streamed `GenerateContentResponse` this family reads; everything else is ignored. */
+export interface GeminiChunk {
+  candidates?: Array<{
+    content?: { parts?: GeminiPart[] };
+    finishReason?: string;
+  }>;
+  promptFeedback?: { blockReason?: string };
+  usageMetadata?: {
+    promptTokenCount?: number;
+    cachedContentTokenCount?: number;
+    candidatesTokenCount?: number;
+    thoughtsTokenCount?: number;
+    toolUsePromptTokenCount?: number;
+  };
+}
+
+interface PartialArg {
+  jsonPath?: string;
+  stringValue?: string;
+  numberValue?: number;
+  boolValue?: boolean;
+  nullValue?: string;
+}
+
+interface GeminiPart {
+  text?: string;
+  thought?: boolean;
+  thoughtSignature?: string;
+  functionCall?: {
+    id?: string;
+    name?: string;
+    args?: Record<string, unknown>;
+    partialArgs?: PartialArg[];
+    willContinue?: boolean;
+  };
+}
+
+const CONTENT_FILTER = new Set([
+  "SAFETY",
+  "RECITATION",
+  "BLOCKLIST",
+  "PROHIBITED_CONTENT",
+  "SPII",
+  "IMAGE_SAFETY",
+  "IMAGE_PROHIBITED_CONTENT",
+  "IMAGE_RECITATION",
+  "IMAGE_OTHER",
+  "NO_IMAGE",
+]);
+// The model produced a call it should not have: the request (tools, mode) is what to fix.
+const BAD_CALL = new Set(["MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS"]);
+
+/** A Vertex `partialArgs` call being assembled from JSON-path fragments. */
+interface OpenCall {
+  index: number;
+  args: Record<string, unknown>;
+}
+
+/**
+ * Turns streamed Gemini chunks into neutral events. Gemini sends each part whole (text pieces, thought pieces,
+ * complete function calls) and repeats cumulative usage on every chunk, so the converter keeps only the last
+ * usage and finish reason and reports them once in `end()`.
+ */
+export class GeminiStreamConverter {
+  private usage: GeminiChunk["usageMetadata"];
+  private finishReason: string | undefined;
+  private blockReason: string | undefined;
+  private callCount = 0;
+  private openCall: OpenCall | undefined;
+
+  push(chunk: GeminiChunk): AgentModelEvent[] {
+    const events: AgentModelEvent[] = [];
+    if (chunk.usageMetadata) this.usage = chunk.usageMetadata;
+    if (chunk.promptFeedback?.blockReason) this.blockReason = chunk.promptFeedback.blockReason;
+    const candidate = chunk.candidates?.[0];
+    if (!candidate) return events;
+    for (const part of candidate.content?.parts ?? []) this.part(part, events);
+    if (candidate.finishReason) this.finishReason = candidate.finishReason;
+    return events;
+  }
+
+  private part(part: GeminiPart, events: AgentModelEvent[]): void {
+    const signature = typeof part.thoughtSignature === "string" && part.thoughtSignature ? part.thoughtSignature : "";
+    if (part.functionCall) {
+      this.functionCall(part.functionCall, signature, events);
+      return;
+    }
+    if (typeof part.text !== "string") return; // inline data, code execution, ...: not part of the protocol
+    if (part.thought) {
+      if (part.text.length === 0 && !signature) return;
+      events.push({
+        type: "reasoning-delta",
+        text: part.text,
+        ...(signature ? { signature } : {}),
+        metadata: { [GEMINI_KEY]: signature ? { thought: true, thoughtSignature: signature } : { thought: true } },
+      });
+      return;
+    }
+    if (part.text.length > 0) events.push({ type: "text-delta", text: part.text });
+    // A signature on a text part (often an empty last part) must survive to the next request; a zero-text
+    // reasoning delta carries it, and the request converter puts it back on the text.
+    if (signature) {
+      events.push({
+        type: "reasoning-delta",
+        text: "",
+        signature,
+        metadata: { [GEMINI_KEY]: { thoughtSignature: signature, onText: true } },
+      });
+    }
+  }
+
+  private functionCall(call: NonNullable<GeminiPart["functionCall"]>, signature: string, events: AgentModelEvent[]) {
+    const metadata = signature ? { metadata: { [GEMINI_KEY]: { thoughtSignature: signature } } } : {};
+    if (call.name) {
+      this.closeOpenCall(events);
+      const index = this.callCount++;
+      const toolCallId = call.id || createId("call");
+      if (call.willContinue && !call.args) {
+        // Vertex streams the arguments in the chunks that follow (`partialArgs`), ended by an empty call.
+        this.openCall = { index, args: {} };
+        events.push({ type: "tool-call-delta", index, toolCallId, toolName: call.name, ...metadata });
+        return;
+      }
+      events.push({
+        type: "tool-call-delta",
+        index,
+        toolCallId,
+        toolName: call.name,
+        input: call.args ?? {},
+        ...metadata,
+      });
+      return;
+    }
+    if (!this.openCall) return;
+    for (const arg of call.partialArgs ?? []) applyPartialArg(this.openCall.args, arg);
+    if (!call.partialArgs && !call.willContinue) this.closeOpenCall(events);
+  }
+
+  private closeOpenCall(events: AgentModelEvent[]): void {
+    if (!this.openCall) return;
+    events.push({ type: "tool-call-delta", index: this.openCall.index, input: this.openCall.args });
+    this.openCall = undefined;
+  }
+
+  /** The usage event (response totals, no cost). Token counts exclude cache reads from the input. */
+  usageEvent(): AgentModelEvent {
+    const meta = this.usage ?? {};
+    const cacheRead = meta.cachedContentTokenCount ?? 0;
+    const reasoning = meta.thoughtsTokenCount ?? 0;
+    const usage: Partial<AgentUsage> = {
+      inputTokens: Math.max(0, (meta.promptTokenCount ?? 0) - cacheRead) + (meta.toolUsePromptTokenCount ?? 0),
+      outputTokens: (meta.candidatesTokenCount ?? 0) + reasoning,
+      cacheReadTokens: cacheRead,
+      cacheWriteTokens: 0,
+      reasoningTokens: reasoning,
+    };
+    return { type: "usage", usage };
+  }
+
+  /** The events that end a stream that completed: a pending Vertex call, usage, then the finish. */
+  end(): AgentModelEvent[] {
+    const events: AgentModelEvent[] = [];
+    const cut = this.finishReason === "MAX_TOKENS";
+    // A Vertex call still open at MAX_TOKENS is half-written: it is not reported as complete.
+    if (!cut) this.closeOpenCall(events);
+    events.push(this.usageEvent(), this.finishEvent());
+    return events;
+  }
+
+  /** The events that end a stream that failed: usage when any was reported, then the error finish. */
+  fail(error: ModelError): AgentModelEvent[] {
+    const finish: FinishEvent =
+      error.kind === "aborted"
+        ? { type: "finish", reason: "aborted", error }
+        : { type: "finish", reason: "error", error };
+    return this.usage ? [this.usageEvent(), finish] : [finish];
+  }
+
+  private finishEvent(): FinishEvent {
+    if (this.blockReason) return { type: "finish", reason: "content-filter" };
+    const reason = this.finishReason;
+    if (reason === "MAX_TOKENS") return { type: "finish", reason: "max-tokens" };
+    if (reason === undefined || reason === "STOP") {
+      return { type: "finish", reason: this.callCount > 0 ? "tool-calls" : "stop" };
+    }
+    if (CONTENT_FILTER.has(reason)) return { type: "finish", reason: "content-filter" };
+    const kind = BAD_CALL.has(reason) ? "invalid_request" : "unknown";
+    return {
+      type: "finish",
+      reason: "error",
+      // `finishMessage` would say more, but @google/genai drops it from streamed candidates.
+      error: modelError(kind, `Gemini ended the response with finishReason ${reason}.`),
+    };
+  }
+}
+
+/** Sets one Vertex `partialArgs` fragment (`$.a.b[0]`) into the arguments; string values arrive in pieces. */
+export function applyPartialArg(target: Record<string, unknown>, arg: PartialArg): void {
+  const path = arg.jsonPath;
+  if (typeof path !== "string" || !path.startsWith("$")) return;
+  const keys: Array<string | number> = [];
+  const pattern = /\.([^.[\]]+)|\[(\d+)\]|\['([^']*)'\]|\["([^"]*)"\]/g;
+  for (let match = pattern.exec(path); match; match = pattern.exec(path)) {
+    keys.push(match[2] !== undefined ? Number(match[2]) : (match[1] ?? match[3] ?? match[4] ?? ""));
+  }
+  if (keys.length === 0) return;
+  let node: any = target;
+  for (let i = 0; i < keys.length - 1; i++) {
+    const key = keys[i]!;
+    if (node[key] === undefined || node[key] === null || typeof node[key] !== "object") {
+      node[key] = typeof keys[i + 1] === "number" ? [] : {};
+    }
+    node = node[key];
+  }
+  const last = keys[keys.length - 1]!;
+  if (arg.stringValue !== undefined) {
+    node[last] = (typeof node[last] === "string" ? node[last] : "") + arg.stringValue;
+  } else if (arg.numberValue !== undefined) node[last] = arg.numberValue;
+  else if (arg.boolValue !== undefined) node[last] = arg.boolValue;
+  else if (arg.nullValue !== undefined) node[last] = null;
+}
