@@ -1,0 +1,276 @@
+import type { AgentModelEvent, AgentUsage, FinishReason } from "@heddle/shared";
+import { modelError } from "../../errors.js";
+import { classifyOpenAIErrorBody, type OpenAIErrorBody } from "./errors.js";
+import { OPENAI_METADATA_KEY, type OpenAIReasoningMetadata, type OpenAIToolCallMetadata } from "./request.js";
+
+/** The fields of a Responses stream event this converter reads; everything else is ignored. */
+export interface ResponsesEvent {
+  type: string;
+  item?: ResponsesItem;
+  item_id?: string;
+  output_index?: number;
+  content_index?: number;
+  summary_index?: number;
+  delta?: string;
+  text?: string;
+  refusal?: string;
+  arguments?: string;
+  response?: ResponsesSnapshot;
+  code?: string | null;
+  message?: string;
+  error?: OpenAIErrorBody;
+}
+
+interface ResponsesItem {
+  type: string;
+  id?: string;
+  call_id?: string;
+  name?: string;
+  arguments?: string;
+  encrypted_content?: string | null;
+  summary?: Array<{ type: "summary_text"; text: string }>;
+  content?: Array<{ type: string; text?: string; refusal?: string }>;
+}
+
+interface ResponsesSnapshot {
+  status?: string;
+  usage?: {
+    input_tokens?: number;
+    output_tokens?: number;
+    input_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+    output_tokens_details?: { reasoning_tokens?: number } | null;
+  } | null;
+  incomplete_details?: { reason?: string } | null;
+  error?: OpenAIErrorBody | null;
+}
+
+interface CallState {
+  index: number;
+  /** Characters of arguments already emitted, so a `.done` carrying the whole text only adds what is missing. */
+  emitted: number;
+}
+
+let invented = 0;
+
+/** A call id for servers that give none; unique within the process, which is all the loop needs. */
+function inventCallId(): string {
+  invented += 1;
+  return `call_heddle_${Date.now().toString(36)}_${invented}`;
+}
+
+/** Neutral usage from the terminal response: OpenAI's `input_tokens` includes cached tokens, Heddle's does not. */
+export function usageFromResponse(usage: NonNullable<ResponsesSnapshot["usage"]>): Partial<AgentUsage> {
+  const cacheRead = usage.input_tokens_details?.cached_tokens ?? 0;
+  const cacheWrite = usage.input_tokens_details?.cache_write_tokens ?? 0;
+  return {
+    inputTokens: Math.max(0, (usage.input_tokens ?? 0) - cacheRead - cacheWrite),
+    outputTokens: usage.output_tokens ?? 0,
+    cacheReadTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
+    reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
+  };
+}
+
+/**
+ * Turns Responses stream events into neutral events, one vendor event at a time. Deltas are passed on as they
+ * come (never re-parsed or re-joined); `.done` events only add text a server did not stream. Unknown event and
+ * item types are skipped.
+ */
+export class ResponsesStreamConverter {
+  /** Set once a terminal event (completed, incomplete, failed, error) was seen; the caller stops reading. */
+  finished = false;
+  private readonly calls = new Map<string, CallState>();
+  private readonly callsByOutput = new Map<number, CallState>();
+  private readonly emittedText = new Map<string, number>();
+  private readonly reasoningSeen = new Map<string, number>();
+  private callCount = 0;
+  private refused = false;
+  /** Reasoning items finished since the last other item: the API pairs them with the item that follows. */
+  private pendingReasoning: OpenAIReasoningMetadata[] = [];
+
+  /** The neutral events for one vendor event. */
+  convert(event: ResponsesEvent): AgentModelEvent[] {
+    switch (event.type) {
+      case "response.output_item.added":
+        return this.itemAdded(event);
+      case "response.output_text.delta":
+        return this.text(event, event.delta);
+      case "response.output_text.done":
+        return this.textSuffix(this.textKey(event), event.text);
+      case "response.refusal.delta":
+        this.refused = true;
+        return this.text(event, event.delta);
+      case "response.refusal.done":
+        this.refused = true;
+        return this.textSuffix(this.textKey(event), event.refusal);
+      case "response.reasoning_summary_text.delta":
+      case "response.reasoning_text.delta":
+        return this.reasoning(event);
+      case "response.function_call_arguments.delta":
+        return this.argumentsDelta(this.callFor(event), event.delta);
+      case "response.function_call_arguments.done":
+        return this.argumentsDone(this.callFor(event), event.arguments);
+      case "response.output_item.done":
+        return this.itemDone(event);
+      case "response.completed":
+      case "response.incomplete":
+      case "response.failed":
+        return this.terminal(event);
+      case "error":
+        this.finished = true;
+        // The SDK types the flat form ({code, message}); servers send the nested one ({error: {...}}).
+        return [this.errorFinish(event.error ?? { code: event.code ?? null, message: event.message ?? null })];
+      default:
+        return [];
+    }
+  }
+
+  /** What to emit when the body ended without a terminal event: the connection was closed early. */
+  truncated(): AgentModelEvent[] {
+    const error = modelError("network", "The Responses stream ended before the response completed.");
+    return [{ type: "finish", reason: "error", error }];
+  }
+
+  private itemAdded(event: ResponsesEvent): AgentModelEvent[] {
+    const item = event.item;
+    if (!item || item.type === "reasoning") return [];
+    const reasoning = this.pendingReasoning;
+    this.pendingReasoning = [];
+    if (item.type !== "function_call") return [];
+    const state: CallState = { index: this.callCount++, emitted: 0 };
+    if (item.id) this.calls.set(item.id, state);
+    if (event.output_index !== undefined) this.callsByOutput.set(event.output_index, state);
+    const delta: AgentModelEvent = {
+      type: "tool-call-delta",
+      index: state.index,
+      toolCallId: item.call_id || inventCallId(),
+      toolName: item.name ?? "",
+    };
+    // The call also carries the reasoning items that preceded it, so they go back right before it whatever
+    // the loop does with consecutive reasoning parts (it may merge them into one).
+    if (item.id) {
+      const metadata: OpenAIToolCallMetadata = { itemId: item.id };
+      if (reasoning.length > 0) metadata.reasoning = reasoning;
+      delta.metadata = { [OPENAI_METADATA_KEY]: { ...metadata } };
+    }
+    if (item.arguments) {
+      delta.inputText = item.arguments;
+      state.emitted = item.arguments.length;
+    }
+    return [delta];
+  }
+
+  private callFor(event: ResponsesEvent): CallState | undefined {
+    return (
+      (event.item_id !== undefined ? this.calls.get(event.item_id) : undefined) ??
+      (event.output_index !== undefined ? this.callsByOutput.get(event.output_index) : undefined)
+    );
+  }
+
+  private argumentsDelta(call: CallState | undefined, delta: string | undefined): AgentModelEvent[] {
+    if (!call || !delta) return [];
+    call.emitted += delta.length;
+    return [{ type: "tool-call-delta", index: call.index, inputText: delta }];
+  }
+
+  private argumentsDone(call: CallState | undefined, full: string | undefined): AgentModelEvent[] {
+    if (!call || full === undefined || full.length <= call.emitted) return [];
+    return this.argumentsDelta(call, full.slice(call.emitted));
+  }
+
+  private textKey(event: ResponsesEvent): string {
+    return `${event.item_id ?? event.output_index}:${event.content_index ?? 0}`;
+  }
+
+  private text(event: ResponsesEvent, delta: string | undefined): AgentModelEvent[] {
+    if (!delta) return [];
+    const key = this.textKey(event);
+    this.emittedText.set(key, (this.emittedText.get(key) ?? 0) + delta.length);
+    return [{ type: "text-delta", text: delta }];
+  }
+
+  private textSuffix(key: string, full: string | undefined): AgentModelEvent[] {
+    const emitted = this.emittedText.get(key) ?? 0;
+    if (full === undefined || full.length <= emitted) return [];
+    this.emittedText.set(key, full.length);
+    return [{ type: "text-delta", text: full.slice(emitted) }];
+  }
+
+  private reasoning(event: ResponsesEvent): AgentModelEvent[] {
+    if (!event.delta) return [];
+    const itemId = event.item_id ?? "";
+    // Summary parts of one item are separate paragraphs; keep them apart in the one reasoning part.
+    const part = event.summary_index ?? event.content_index ?? 0;
+    const previous = this.reasoningSeen.get(itemId);
+    this.reasoningSeen.set(itemId, part);
+    const text = previous !== undefined && previous !== part ? `\n\n${event.delta}` : event.delta;
+    return [{ type: "reasoning-delta", text }];
+  }
+
+  private itemDone(event: ResponsesEvent): AgentModelEvent[] {
+    const item = event.item;
+    if (!item) return [];
+    if (item.type === "function_call") {
+      const call = (item.id ? this.calls.get(item.id) : undefined) ?? this.callFor(event);
+      const events = this.argumentsDone(call, item.arguments);
+      // A call without arguments streams nothing; give the loop a complete empty input rather than "".
+      if (call && call.emitted === 0) events.push({ type: "tool-call-delta", index: call.index, input: {} });
+      return events;
+    }
+    if (item.type === "reasoning") return this.reasoningDone(item);
+    if (item.type === "message") {
+      const events: AgentModelEvent[] = [];
+      item.content?.forEach((part, index) => {
+        if (part.type === "refusal") this.refused = true;
+        const key = `${item.id ?? event.output_index}:${index}`;
+        events.push(...this.textSuffix(key, part.type === "refusal" ? part.refusal : part.text));
+      });
+      return events;
+    }
+    return [];
+  }
+
+  /** The reasoning item's replay data arrives whole here (the copy on `.added` may be incomplete). */
+  private reasoningDone(item: ResponsesItem): AgentModelEvent[] {
+    const events: AgentModelEvent[] = [];
+    if (item.id && !this.reasoningSeen.has(item.id) && item.summary?.length) {
+      events.push({ type: "reasoning-delta", text: item.summary.map((part) => part.text).join("\n\n") });
+    }
+    if (!item.id) return events;
+    const metadata: OpenAIReasoningMetadata = { itemId: item.id, summary: item.summary ?? [] };
+    if (item.encrypted_content) metadata.encryptedContent = item.encrypted_content;
+    this.pendingReasoning.push(metadata);
+    events.push({
+      type: "reasoning-delta",
+      text: "",
+      metadata: { [OPENAI_METADATA_KEY]: { ...metadata } },
+    });
+    return events;
+  }
+
+  private terminal(event: ResponsesEvent): AgentModelEvent[] {
+    this.finished = true;
+    const response = event.response ?? {};
+    const events: AgentModelEvent[] = [];
+    if (response.usage) events.push({ type: "usage", usage: usageFromResponse(response.usage) });
+    const status = response.status ?? event.type.slice("response.".length);
+    if (status === "failed") {
+      events.push(this.errorFinish(response.error ?? undefined));
+      return events;
+    }
+    events.push({ type: "finish", reason: this.finishReason(status, response) });
+    return events;
+  }
+
+  private finishReason(status: string, response: ResponsesSnapshot): FinishReason {
+    if (status === "incomplete") {
+      return response.incomplete_details?.reason === "content_filter" ? "content-filter" : "max-tokens";
+    }
+    if (this.refused) return "content-filter";
+    return this.callCount > 0 ? "tool-calls" : "stop";
+  }
+
+  private errorFinish(body: OpenAIErrorBody | undefined): AgentModelEvent {
+    return { type: "finish", reason: "error", error: classifyOpenAIErrorBody(body) };
+  }
+}
