@@ -1,3 +1,4 @@
+export { type CatalogEntry, catalogModel, catalogModels, costOfUsage } from "./catalog/index.js";
 export {
   classifyUnknownError,
   isAbortError,
@@ -7,6 +8,25 @@ export {
   modelError,
   retryAfterMsFromHeaders,
 } from "./errors.js";
+export {
+  type CreateAgentModelOptions,
+  createGateway,
+  type Gateway,
+  type GatewayOptions,
+  mergeOptions,
+  UNKNOWN_MODEL_DEFAULTS,
+} from "./gateway.js";
+export {
+  GatewayError,
+  InvalidProviderSpecError,
+  MissingApiKeyError,
+  MissingBaseUrlError,
+  UnknownModelError,
+  UnknownProviderError,
+} from "./gateway-errors.js";
+export { type HandoffTarget, prepareMessagesForTarget } from "./handoff.js";
+export { BUILTIN_PROVIDERS } from "./providers.js";
+export { DEFAULT_RETRY_POLICY, retryDelayMs, withRetries } from "./retry.js";
 export type {
   FamilyCallContext,
   ProviderConfig,

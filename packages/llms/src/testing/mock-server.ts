@@ -26,6 +26,11 @@ export interface MockResponse {
   headers?: Record<string, string>;
   /** Split the body into chunks of these byte sizes (cycled). Default: one write per SSE event. */
   chunkSizes?: number | number[];
+  /**
+   * Yield to the event loop after each chunk, so each leaves as its own TCP write instead of being coalesced with
+   * the next (the client then really reads the split). Slower; meant for re-chunking property tests.
+   */
+  flushChunks?: boolean;
   /** Wait this long between chunks. */
   chunkDelayMs?: number;
   /** Destroy the connection after this many body bytes (a cut connection). */
@@ -220,6 +225,7 @@ export async function startMockProviderServer(options: MockProviderServerOptions
       }
       if (limit !== undefined && sent >= limit) break;
       if (response.chunkDelayMs) await wait(response.chunkDelayMs);
+      else if (response.flushChunks) await new Promise<void>((resolve) => setImmediate(resolve));
       if (res.destroyed) return;
     }
     bytes = Buffer.alloc(0);
@@ -235,6 +241,7 @@ export async function startMockProviderServer(options: MockProviderServerOptions
   }
 
   server.on("connection", (socket) => {
+    socket.setNoDelay(true);
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });

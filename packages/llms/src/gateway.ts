@@ -1,0 +1,278 @@
+import type { AgentModel, AgentModelEvent, AgentModelRequest, ModelCallOptions, ModelInfo } from "@heddle/shared";
+import { catalogModel, catalogModels, costOfUsage } from "./catalog/index.js";
+import { classifyUnknownError, modelError } from "./errors.js";
+import {
+  InvalidProviderSpecError,
+  MissingApiKeyError,
+  MissingBaseUrlError,
+  UnknownModelError,
+  UnknownProviderError,
+} from "./gateway-errors.js";
+import { prepareMessagesForTarget } from "./handoff.js";
+import { BUILTIN_PROVIDERS } from "./providers.js";
+import { withRetries } from "./retry.js";
+import type {
+  FamilyCallContext,
+  ProviderConfig,
+  ProviderSpec,
+  RetryPolicy,
+  WireFamily,
+  WireFamilyId,
+} from "./types.js";
+
+/** Loads each wire family on its first request, so importing the gateway loads no vendor client. */
+const FAMILY_LOADERS: Record<WireFamilyId, () => Promise<{ family: WireFamily }>> = {
+  "openai-chat": () => import("./families/openai-chat/index.js"),
+  anthropic: () => import("./families/anthropic/index.js"),
+  openai: () => import("./families/openai-responses/index.js"),
+  gemini: () => import("./families/gemini/index.js"),
+};
+
+const WIRE_FAMILIES = Object.keys(FAMILY_LOADERS) as WireFamilyId[];
+
+/** Window assumed for a model the catalog does not know. */
+export const UNKNOWN_MODEL_DEFAULTS = { contextWindow: 128_000, maxOutputTokens: 8_192 } as const;
+
+export interface GatewayOptions {
+  providers?: ProviderConfig[];
+  retry?: RetryPolicy;
+  /** Where keys are read from; defaults to `process.env` when there is one (never in a browser). */
+  env?: Record<string, string | undefined>;
+  /** Told once per unknown model; defaults to `console.warn`. */
+  onWarning?: (message: string) => void;
+}
+
+export interface CreateAgentModelOptions {
+  providerId: string;
+  modelId: string;
+  apiKey?: string;
+  baseUrl?: string;
+  headers?: Record<string, string>;
+  /** Default request options for this model; a request's own options win. */
+  options?: ModelCallOptions;
+}
+
+export interface Gateway {
+  createAgentModel(options: CreateAgentModelOptions): AgentModel;
+  listProviders(): ProviderSpec[];
+  listModels(providerId?: string): ModelInfo[];
+  getModelInfo(providerId: string, modelId: string): ModelInfo;
+  registerProvider(spec: ProviderSpec): void;
+}
+
+function defaultEnv(): Record<string, string | undefined> {
+  // Guarded so the gateway loads in a browser, where there is no `process`.
+  const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
+  return proc?.env ?? {};
+}
+
+/** Request options: provider defaults, then the model's, then the request's; headers and vendor options merged. */
+export function mergeOptions(...layers: Array<ModelCallOptions | undefined>): ModelCallOptions | undefined {
+  let merged: ModelCallOptions | undefined;
+  for (const layer of layers) {
+    if (!layer) continue;
+    if (!merged) {
+      merged = { ...layer };
+      continue;
+    }
+    const headers = merged.headers || layer.headers ? { ...merged.headers, ...layer.headers } : undefined;
+    let providerOptions = merged.providerOptions;
+    if (layer.providerOptions) {
+      providerOptions = { ...providerOptions };
+      for (const [family, values] of Object.entries(layer.providerOptions))
+        providerOptions[family] = { ...providerOptions[family], ...values };
+    }
+    merged = { ...merged, ...layer };
+    if (headers) merged.headers = headers;
+    if (providerOptions) merged.providerOptions = providerOptions;
+  }
+  return merged;
+}
+
+function validateSpec(spec: ProviderSpec): void {
+  if (!spec || typeof spec.id !== "string" || spec.id.trim() === "")
+    throw new InvalidProviderSpecError("registerProvider: `id` must be a non-empty string.");
+  if (!WIRE_FAMILIES.includes(spec.family))
+    throw new InvalidProviderSpecError(
+      `registerProvider("${spec.id}"): unknown family "${String(spec.family)}"; use one of ${WIRE_FAMILIES.join(", ")}.`,
+    );
+}
+
+/** A gateway over the built-in providers plus any registered ones. */
+export function createGateway(options: GatewayOptions = {}): Gateway {
+  const specs = new Map<string, ProviderSpec>(BUILTIN_PROVIDERS.map((spec) => [spec.id, spec]));
+  const configs = new Map<string, ProviderConfig>(
+    (options.providers ?? []).map((config) => [config.providerId, config]),
+  );
+  const env = options.env ?? defaultEnv();
+  const warn = options.onWarning ?? ((message: string) => console.warn(message));
+  const warned = new Set<string>();
+  const families = new Map<WireFamilyId, Promise<WireFamily>>();
+
+  const specFor = (providerId: string): ProviderSpec => {
+    const spec = specs.get(providerId);
+    if (!spec) throw new UnknownProviderError(providerId, [...specs.keys()]);
+    return spec;
+  };
+  // Not an error: the provider may be registered later. A typo still gets a word.
+  for (const providerId of configs.keys())
+    if (!specs.has(providerId))
+      warn(
+        `@heddle/llms: configuration given for unknown provider "${providerId}"; register it with registerProvider.`,
+      );
+
+  const modelsOf = (spec: ProviderSpec): ModelInfo[] => {
+    const own = (spec.models ?? []).map((model) => ({ ...model, provider: spec.id }));
+    const ids = new Set(own.map((model) => model.id));
+    return [...own, ...catalogModels(spec.id).filter((model) => !ids.has(model.id))];
+  };
+  const findModel = (spec: ProviderSpec, modelId: string): ModelInfo | undefined => {
+    const own = spec.models?.find((model) => model.id === modelId);
+    return own ? { ...own, provider: spec.id } : catalogModel(spec.id, modelId);
+  };
+  const familyOfProvider = (providerId: string) => specs.get(providerId)?.family;
+
+  const loadFamily = (id: WireFamilyId): Promise<WireFamily> => {
+    let loaded = families.get(id);
+    if (!loaded) {
+      loaded = FAMILY_LOADERS[id]().then((module) => module.family);
+      // A failed load is retried on the next request rather than cached forever.
+      loaded.catch(() => families.delete(id));
+      families.set(id, loaded);
+    }
+    return loaded;
+  };
+
+  function createAgentModel(request: CreateAgentModelOptions): AgentModel {
+    const spec = specFor(request.providerId);
+    const config = configs.get(spec.id);
+    const baseUrl = request.baseUrl ?? config?.baseUrl ?? spec.baseUrl;
+    if (spec.id === "openai-compatible" && !baseUrl) throw new MissingBaseUrlError(spec.id);
+    const envVars = spec.apiKeyEnv ?? [];
+    const apiKey =
+      request.apiKey ??
+      config?.apiKey ??
+      envVars.map((name) => env[name]).find((value) => value !== undefined && value !== "");
+    if (!apiKey && spec.requiresApiKey !== false) throw new MissingApiKeyError(spec.id, envVars);
+    if (typeof request.modelId !== "string" || request.modelId === "")
+      throw new UnknownModelError(
+        spec.id,
+        String(request.modelId),
+        modelsOf(spec).map((model) => model.id),
+      );
+
+    let info = findModel(spec, request.modelId);
+    if (!info) {
+      const key = `${spec.id}/${request.modelId}`;
+      if (!warned.has(key)) {
+        warned.add(key);
+        warn(
+          `@heddle/llms: model "${request.modelId}" is not in the catalog of provider "${spec.id}"; ` +
+            `assuming a ${UNKNOWN_MODEL_DEFAULTS.contextWindow}-token window and no prices (cost will be 0).`,
+        );
+      }
+      info = {
+        provider: spec.id,
+        id: request.modelId,
+        ...UNKNOWN_MODEL_DEFAULTS,
+        supports: { tools: true, reasoning: false, images: false },
+      };
+    }
+    const headers =
+      spec.headers || config?.headers || request.headers
+        ? { ...spec.headers, ...config?.headers, ...request.headers }
+        : undefined;
+    const defaults = mergeOptions(config?.options, request.options);
+    const modelInfo = info;
+    const policy: RetryPolicy = options.retry ?? {};
+
+    return {
+      provider: spec.id,
+      modelId: request.modelId,
+      info: modelInfo,
+      async *stream(modelRequest: AgentModelRequest): AsyncIterable<AgentModelEvent> {
+        const signal = modelRequest.signal ?? new AbortController().signal;
+        let family: WireFamily;
+        let ctx: FamilyCallContext;
+        try {
+          family = await loadFamily(spec.family);
+          const messages = prepareMessagesForTarget(modelRequest.messages, {
+            family: spec.family,
+            providerId: spec.id,
+            familyOfProvider,
+          });
+          const prepared: AgentModelRequest = { ...modelRequest, messages, tools: modelRequest.tools ?? [] };
+          const merged = mergeOptions(defaults, modelRequest.options);
+          if (merged) prepared.options = merged;
+          ctx = {
+            providerId: spec.id,
+            modelId: request.modelId,
+            ...(apiKey && { apiKey }),
+            ...(baseUrl && { baseUrl }),
+            ...(headers && { headers }),
+            info: modelInfo,
+            request: prepared,
+            signal,
+          };
+        } catch (error) {
+          yield { type: "finish", reason: "error", error: classifyUnknownError(error, signal) };
+          return;
+        }
+        const attempt = () => guarded(family.streamOnce(ctx), signal);
+        for await (const event of withRetries(attempt, {
+          policy,
+          signal,
+          providerId: spec.id,
+          modelId: request.modelId,
+        })) {
+          if (event.type === "usage")
+            yield { type: "usage", usage: { ...event.usage, costUsd: costOfUsage(modelInfo, event.usage) } };
+          else yield event;
+        }
+      },
+    };
+  }
+
+  return {
+    createAgentModel,
+    listProviders: () => [...specs.values()].map((spec) => ({ ...spec })),
+    listModels(providerId) {
+      if (providerId !== undefined) return modelsOf(specFor(providerId));
+      return [...specs.values()].flatMap(modelsOf);
+    },
+    getModelInfo(providerId, modelId) {
+      const spec = specFor(providerId);
+      const info = findModel(spec, modelId);
+      if (!info)
+        throw new UnknownModelError(
+          providerId,
+          modelId,
+          modelsOf(spec).map((model) => model.id),
+        );
+      return info;
+    },
+    registerProvider(spec) {
+      validateSpec(spec);
+      specs.set(spec.id, { ...spec });
+    },
+  };
+}
+
+/** Holds a family to its contract even if it slips: a throw becomes `finish error`, and exactly one finish ends it. */
+async function* guarded(events: AsyncIterable<AgentModelEvent>, signal: AbortSignal): AsyncIterable<AgentModelEvent> {
+  try {
+    for await (const event of events) {
+      yield event;
+      if (event.type === "finish") return;
+    }
+  } catch (error) {
+    const classified = classifyUnknownError(error, signal);
+    yield { type: "finish", reason: classified.kind === "aborted" ? "aborted" : "error", error: classified };
+    return;
+  }
+  yield {
+    type: "finish",
+    reason: "error",
+    error: modelError("unknown", "The model stream ended without a finish event."),
+  };
+}
