@@ -1,0 +1,81 @@
+import type { AgentModelRequest, AgentUsage, FinishEvent, ModelPricing } from "@heddle/shared";
+import { addUsage, emptyUsage } from "@heddle/shared";
+import type { RunExecution } from "./run.js";
+import { StreamAssembler } from "./stream-assembler.js";
+
+/** One model response: the assembled stream, how it finished, its usage. */
+export interface ModelTurn {
+  assembler: StreamAssembler;
+  finish: FinishEvent;
+  usage: Partial<AgentUsage> | undefined;
+  durationMs: number;
+}
+
+/** A response's usage with every field set; cost from the model's prices when the model did not report one. */
+export function priceUsage(partial: Partial<AgentUsage>, pricing: ModelPricing | undefined): AgentUsage {
+  const usage = addUsage(emptyUsage(), partial);
+  if (partial.costUsd === undefined && pricing) {
+    usage.costUsd =
+      (usage.inputTokens * pricing.input +
+        usage.outputTokens * pricing.output +
+        usage.cacheReadTokens * (pricing.cacheRead ?? pricing.input) +
+        usage.cacheWriteTokens * (pricing.cacheWrite ?? pricing.input)) /
+      1_000_000;
+  }
+  return usage;
+}
+
+/**
+ * Streams one model call. Per delta it appends to the assembler and emits one small event: nothing here
+ * grows with the conversation.
+ */
+export async function streamModelTurn(run: RunExecution, request: AgentModelRequest): Promise<ModelTurn> {
+  const assembler = new StreamAssembler();
+  let finish: FinishEvent | undefined;
+  let usage: Partial<AgentUsage> | undefined;
+  const startedAt = Date.now();
+  try {
+    for await (const event of run.deps.model.stream(request)) {
+      switch (event.type) {
+        case "text-delta":
+          assembler.push(event);
+          if (event.text !== "") run.emit({ type: "assistant-text-delta", text: event.text });
+          break;
+        case "reasoning-delta":
+          assembler.push(event);
+          if (event.text !== "") run.emit({ type: "assistant-reasoning-delta", text: event.text });
+          break;
+        case "tool-call-delta":
+          assembler.push(event);
+          break;
+        case "usage":
+          usage = usage ? { ...usage, ...event.usage } : event.usage;
+          break;
+        case "retry":
+          run.emit({
+            type: "status-notice",
+            code: "retry",
+            message: `Model call failed (${event.error.kind}: ${event.error.message}); retry ${event.attempt} in ${event.delayMs} ms.`,
+          });
+          break;
+        case "finish":
+          finish = event;
+          break;
+      }
+    }
+  } catch (error) {
+    // The seam says stream() never throws; a model that does still ends the turn as data, not an exception.
+    const message = error instanceof Error ? error.message : String(error);
+    finish = run.signal.aborted
+      ? { type: "finish", reason: "aborted" }
+      : { type: "finish", reason: "error", error: { kind: "unknown", message, retryable: false } };
+  }
+  finish ??= run.signal.aborted
+    ? { type: "finish", reason: "aborted" }
+    : {
+        type: "finish",
+        reason: "error",
+        error: { kind: "unknown", message: "the model stream ended without a finish event", retryable: false },
+      };
+  return { assembler, finish, usage, durationMs: Date.now() - startedAt };
+}

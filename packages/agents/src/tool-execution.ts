@@ -1,0 +1,147 @@
+import type { AgentTool, ImagePart, TextPart, ToolContext, ToolResultOutput } from "@heddle/shared";
+import { neutralizeOutput } from "./context-message.js";
+
+/** How one tool execution ended. */
+export type ToolExecutionOutcome =
+  | { kind: "ok"; output: ToolResultOutput; attempts: number }
+  | { kind: "error"; output: string; attempts: number }
+  | { kind: "timeout"; output: string; attempts: number }
+  | { kind: "aborted"; output: string; attempts: number };
+
+/** Lets every running tool hear the run's abort through the run's single abort listener. */
+export interface AbortFanout {
+  readonly signal: AbortSignal;
+  onAbort(callback: () => void): () => void;
+}
+
+export interface ExecuteToolOptions {
+  toolCallId: string;
+  metadata: { [key: string]: unknown };
+  fanout: AbortFanout;
+  emitUpdate(update: unknown): void;
+}
+
+/** What a tool returned, as a result's output: a string as is, text/image parts as they are, the rest as JSON. */
+export function toToolOutput(value: unknown): ToolResultOutput {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return "";
+  if (isContentPart(value)) return [value];
+  if (Array.isArray(value) && value.length > 0 && value.every(isContentPart)) return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function isContentPart(value: unknown): value is TextPart | ImagePart {
+  if (typeof value !== "object" || value === null) return false;
+  const part = value as { type?: unknown; text?: unknown; data?: unknown; mediaType?: unknown };
+  return (
+    (part.type === "text" && typeof part.text === "string") ||
+    (part.type === "image" && typeof part.data === "string" && typeof part.mediaType === "string")
+  );
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return typeof error === "string" ? error : String(error);
+}
+
+/**
+ * Runs a tool with the loop's own guarantees: the timeout and the run's abort win even over a tool that ignores
+ * its signal, a throw is retried `maxRetries` times, and whatever happens comes back as an outcome, never a throw.
+ * A timeout is not retried: a tool that hung once is likely to hang again, and the model can decide.
+ */
+export async function executeTool(
+  tool: AgentTool,
+  input: unknown,
+  options: ExecuteToolOptions,
+): Promise<ToolExecutionOutcome> {
+  const attemptsAllowed = 1 + Math.max(0, Math.floor(tool.maxRetries ?? 0));
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= attemptsAllowed; attempt++) {
+    if (options.fanout.signal.aborted) return aborted(tool, attempt - 1);
+    const outcome = await attemptOnce(tool, input, options);
+    if (outcome.kind === "ok")
+      return { kind: "ok", output: neutralizeOutput(toToolOutput(outcome.value)), attempts: attempt };
+    if (outcome.kind === "timeout") {
+      return {
+        kind: "timeout",
+        output: `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms and was stopped. It may have done part of its work.`,
+        attempts: attempt,
+      };
+    }
+    if (outcome.kind === "aborted") return aborted(tool, attempt);
+    lastError = outcome.error;
+  }
+  const tries = attemptsAllowed > 1 ? ` (after ${attemptsAllowed} attempts)` : "";
+  return {
+    kind: "error",
+    output: neutralizeOutput(`Tool "${tool.name}" failed${tries}: ${errorText(lastError)}`) as string,
+    attempts: attemptsAllowed,
+  };
+}
+
+function aborted(tool: AgentTool, attempts: number): ToolExecutionOutcome {
+  return { kind: "aborted", output: `Tool "${tool.name}" was stopped: the run was aborted.`, attempts };
+}
+
+type AttemptOutcome =
+  | { kind: "ok"; value: unknown }
+  | { kind: "error"; error: unknown }
+  | { kind: "timeout" }
+  | { kind: "aborted" };
+
+function attemptOnce(tool: AgentTool, input: unknown, options: ExecuteToolOptions): Promise<AttemptOutcome> {
+  const controller = new AbortController();
+  return new Promise<AttemptOutcome>((resolve) => {
+    let settled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = (outcome: AttemptOutcome) => {
+      if (settled) return;
+      settled = true;
+      if (timer !== undefined) clearTimeout(timer);
+      removeAbort();
+      resolve(outcome);
+    };
+    const removeAbort = options.fanout.onAbort(() => {
+      controller.abort(options.fanout.signal.reason);
+      settle({ kind: "aborted" });
+    });
+    if (tool.timeoutMs !== undefined && tool.timeoutMs > 0 && Number.isFinite(tool.timeoutMs)) {
+      timer = setTimeout(() => {
+        controller.abort(new Error(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`));
+        settle({ kind: "timeout" });
+      }, tool.timeoutMs);
+    }
+    const ctx: ToolContext = {
+      toolCallId: options.toolCallId,
+      signal: controller.signal,
+      metadata: options.metadata,
+      emitUpdate: (update) => {
+        if (!settled) options.emitUpdate(update);
+      },
+    };
+    try {
+      Promise.resolve(tool.execute(input, ctx)).then(
+        (value) => settle({ kind: "ok", value }),
+        (error) => settle(controller.signal.aborted ? { kind: "aborted" } : { kind: "error", error }),
+      );
+    } catch (error) {
+      settle({ kind: "error", error });
+    }
+  });
+}
+
+/** Runs `work` for each index with at most `limit` in flight; resolves when all are done. */
+export async function runBounded(count: number, limit: number, work: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      await work(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+}
