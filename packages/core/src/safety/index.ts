@@ -1,2 +1,16 @@
-// Filled by the safety work; re-exported from src/index.ts.
-export {};
+export {
+  type CircuitBreakerContext,
+  type CircuitBreakerDecision,
+  type CircuitBreakerOptions,
+  type CircuitBreakerSignal,
+  createCircuitBreakerHooks,
+  judgeLastTurn,
+  type TurnFailureKind,
+} from "./circuit-breaker.js";
+export {
+  createLoopDetectionHooks,
+  type LoopDetectionOptions,
+  type LoopSignal,
+  toolCallSignature,
+} from "./loop-detection.js";
+export { createSafetyHooks, mergeHooks, type SafetyListeners, type SafetyOptions } from "./safety.js";

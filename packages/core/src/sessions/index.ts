@@ -1,2 +1,34 @@
-// Filled by the sessions work; re-exported from src/index.ts.
-export {};
+export { createSession, openSession } from "./create-session.js";
+export {
+  InvalidSessionInputError,
+  MessageNotFoundError,
+  SessionExistsError,
+  SessionNotFoundError,
+  SessionStoreClosedError,
+  SessionStoreError,
+  type SessionStoreErrorCode,
+} from "./errors.js";
+export { createMemorySessionData, type MemorySessionData, MemorySessionStore } from "./memory-store.js";
+export { danglingToolCalls, repairMessage } from "./repair.js";
+export type { SessionEvent, SessionEventType, SessionListener, SessionUsage } from "./session-events.js";
+export {
+  type RewindPreview,
+  type RewindResult,
+  type SessionOptions,
+  type SessionRunStream,
+  SessionRuntime,
+  SessionWriteError,
+} from "./session-runtime.js";
+export { SESSION_MIGRATIONS, SESSION_SCHEMA_VERSION } from "./sqlite-schema.js";
+export { defaultSessionDbPath, SqliteSessionStore, type SqliteSessionStoreOptions } from "./sqlite-store.js";
+export type {
+  CreateSessionRecordInput,
+  FileCheckpoint,
+  ListSessionsOptions,
+  SessionRecord,
+  SessionRecordPatch,
+  SessionStore,
+  StoredMessage,
+  WorkingContext,
+} from "./store.js";
+export { modelKey } from "./store.js";

@@ -1,1 +1,2 @@
-export const CORE_TESTING = "@heddle/core/testing";
+// @heddle/core/testing: helpers for testing hosts and custom stores. Imports vitest (an optional peer).
+export { type MakeSessionStore, runSessionStoreConformance } from "./conformance.js";

@@ -1,0 +1,145 @@
+import type { AgentMessage, AgentModel, PrepareTurnContext, PrepareTurnResult } from "@heddle/shared";
+import type { WorkingContext } from "../sessions/store.js";
+import type { CompactionContext, CompactionReason, CompactionStrategy } from "./strategy.js";
+import { summarizingCompaction } from "./summarizing.js";
+import { estimateTokens } from "./tokens.js";
+
+/** What a `PreCompact` hook point sees. */
+export interface PreCompactContext {
+  sessionId: string;
+  reason: CompactionReason;
+  estimatedTokens: number;
+  contextWindow?: number;
+  strategy: string;
+  messages: readonly AgentMessage[];
+}
+
+/** A `PreCompact` hook may skip this compaction or add instructions for the summary. */
+export interface PreCompactResult {
+  skip?: boolean;
+  instructions?: string;
+}
+
+/** Compaction settings of a session; `compaction: false` turns it off. */
+export interface CompactionOptions {
+  /** Default: `summarizingCompaction()` with the session's model. */
+  strategy?: CompactionStrategy;
+  /** Share of the context window that triggers compaction (default 0.85). */
+  threshold?: number;
+  /** Overrides the model's context window (needed when the model has no catalog info). */
+  contextWindow?: number;
+  /** The `PreCompact` hook point: runs before every compaction. */
+  onPreCompact?(ctx: PreCompactContext): PreCompactResult | void | Promise<PreCompactResult | void>;
+}
+
+/** Reported around each compaction (the session re-emits them as events). */
+export type CompactionEvent =
+  | { type: "compaction-started"; reason: CompactionReason; strategy: string; estimatedTokens: number }
+  | {
+      type: "compaction-finished";
+      reason: CompactionReason;
+      strategy: string;
+      tokensBefore: number;
+      tokensAfter?: number;
+      /** Set when the strategy failed; the request then goes out uncompacted. */
+      error?: string;
+    };
+
+export interface CompactorDeps {
+  sessionId: string;
+  model?: AgentModel;
+  /** Stores the new working context beside the transcript (after every message it covers is written). */
+  save(context: WorkingContext): Promise<void>;
+  emit(event: CompactionEvent): void;
+}
+
+/**
+ * Keeps the working context of one session and projects each model request through it. Plugged into
+ * `AgentRuntime.prepareTurn`, so the transcript the loop keeps (and the store) stays whole.
+ */
+export class Compactor {
+  working: WorkingContext | undefined;
+  readonly #strategy: CompactionStrategy;
+  readonly #threshold: number;
+
+  constructor(
+    readonly options: CompactionOptions,
+    readonly deps: CompactorDeps,
+    working?: WorkingContext,
+  ) {
+    const threshold = options.threshold ?? 0.85;
+    if (!(threshold > 0 && threshold <= 1))
+      throw new RangeError(`compaction.threshold must be in (0, 1] (got ${threshold})`);
+    this.#threshold = threshold;
+    this.#strategy = options.strategy ?? summarizingCompaction();
+    this.working = working;
+  }
+
+  /** The request's messages: the compacted context, then whatever the transcript added after it. */
+  project(messages: readonly AgentMessage[]): AgentMessage[] {
+    const working = this.working;
+    if (!working) return [...messages];
+    let index = messages.length - 1;
+    while (index >= 0 && messages[index]!.id !== working.basedOnMessageId) index--;
+    // A rewind to before the compacted part makes it stale: fall back to the transcript.
+    if (index < 0) return [...messages];
+    return [...working.messages, ...messages.slice(index + 1)];
+  }
+
+  async prepareTurn(ctx: PrepareTurnContext): Promise<PrepareTurnResult | void> {
+    const projected = this.project(ctx.messages);
+
+    const reason: CompactionReason = ctx.overflowRecovery ? "overflow" : "threshold";
+    const estimatedTokens = estimateTokens(projected, ctx.systemPrompt);
+    const contextWindow =
+      this.options.contextWindow ?? ctx.modelInfo?.contextWindow ?? this.deps.model?.info?.contextWindow;
+    const base: CompactionContext = {
+      messages: projected,
+      systemPrompt: ctx.systemPrompt,
+      reason,
+      estimatedTokens,
+      contextWindow,
+      threshold: this.#threshold,
+      model: this.deps.model,
+      modelInfo: ctx.modelInfo,
+      signal: ctx.signal,
+    };
+    const last = ctx.messages.at(-1);
+
+    if (!last || !(await this.#strategy.shouldCompact(base))) return this.working ? { messages: projected } : undefined;
+
+    const pre = await this.options.onPreCompact?.({
+      sessionId: this.deps.sessionId,
+      reason,
+      estimatedTokens,
+      contextWindow,
+      strategy: this.#strategy.name,
+      messages: projected,
+    });
+    if (pre?.skip) return this.working ? { messages: projected } : undefined;
+
+    const strategy = this.#strategy.name;
+    this.deps.emit({ type: "compaction-started", reason, strategy, estimatedTokens });
+    try {
+      const result = await this.#strategy.compact({
+        ...base,
+        ...(pre?.instructions && { instructions: pre.instructions }),
+      });
+      const working: WorkingContext = {
+        messages: result.messages,
+        basedOnMessageId: last.id,
+        strategy,
+        createdAt: Date.now(),
+      };
+      await this.deps.save(working);
+      this.working = working;
+      const tokensAfter = estimateTokens(result.messages, ctx.systemPrompt);
+      this.deps.emit({ type: "compaction-finished", reason, strategy, tokensBefore: estimatedTokens, tokensAfter });
+      return { messages: result.messages };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.emit({ type: "compaction-finished", reason, strategy, tokensBefore: estimatedTokens, error: message });
+      return this.working ? { messages: projected } : undefined;
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import type { AgentHooks, AgentMessage, ModelError } from "@heddle/shared";
+
+/** Why a turn counted as a failure. */
+export type TurnFailureKind = "tools_failed" | "invalid_tool_calls" | "model_error";
+
+/** What `onLimitReached` is told. */
+export interface CircuitBreakerContext {
+  /** Failed turns in a row. */
+  failures: number;
+  limit: number;
+  /** The failure kinds of those turns, oldest first. */
+  kinds: TurnFailureKind[];
+  iteration: number;
+  modelError?: ModelError;
+}
+
+/** Continue with guidance for the model (the counter resets), or stop the run with `circuit_breaker`. */
+export type CircuitBreakerDecision = { action: "continue"; guidance: string } | { action: "stop" };
+
+export interface CircuitBreakerOptions {
+  /** Failed turns in a row that trip the breaker (default 6). */
+  limit?: number;
+  /** Asked when the limit is reached; without it, or when it returns nothing, the run stops. */
+  onLimitReached?(ctx: CircuitBreakerContext): CircuitBreakerDecision | void | Promise<CircuitBreakerDecision | void>;
+}
+
+/** What the breaker reports to its host (the session turns it into `circuit-breaker` events). */
+export interface CircuitBreakerSignal {
+  action: "continue" | "stop";
+  failures: number;
+  kinds: TurnFailureKind[];
+  guidance?: string;
+}
+
+function isContextMessage(message: AgentMessage): boolean {
+  return (message.metadata?.heddle as { kind?: unknown } | undefined)?.kind === "context";
+}
+
+/**
+ * How the turn that ended just before this request went, judged from the request itself: the last assistant
+ * message's tool calls and the results after it. `validCallIds` are the calls that passed parsing and
+ * validation (they reached `beforeTool`); when none did, every call was invalid.
+ */
+export function judgeLastTurn(
+  messages: readonly AgentMessage[],
+  validCallIds: ReadonlySet<string>,
+): TurnFailureKind | "success" | undefined {
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index]!.role !== "assistant") index--;
+  if (index < 0) return undefined;
+  const calls = messages[index]!.content.flatMap((part) => (part.type === "tool-call" ? [part.toolCallId] : []));
+  if (calls.length === 0) return undefined;
+  const results = messages
+    .slice(index + 1)
+    .filter((m) => m.role === "tool" && !isContextMessage(m))
+    .flatMap((m) => m.content.filter((part) => part.type === "tool-result"));
+  if (results.some((r) => !r.isError)) return "success";
+  return calls.some((id) => validCallIds.has(id)) ? "tools_failed" : "invalid_tool_calls";
+}
+
+/**
+ * The failure circuit breaker as `AgentHooks`. A turn fails when tools ran and none succeeded (all of them
+ * invalid counts too) or the model call failed; any success resets the count. Create one per `send`.
+ */
+export function createCircuitBreakerHooks(
+  options: CircuitBreakerOptions = {},
+  onSignal?: (signal: CircuitBreakerSignal) => void,
+): AgentHooks {
+  const limit = options.limit ?? 6;
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`circuitBreaker.limit must be a positive integer (got ${options.limit})`);
+  let kinds: TurnFailureKind[] = [];
+  let judgedIteration = -1;
+  let modelCalls = 0;
+  let pendingGuidance: string | undefined;
+  const validCallIds = new Set<string>();
+
+  // Resolves to true when the run must stop; a continue leaves guidance for the next model request.
+  const trip = async (iteration: number, modelError?: ModelError): Promise<boolean> => {
+    const failures = kinds.length;
+    const tripped = [...kinds];
+    const decision = await options.onLimitReached?.({ failures, limit, kinds: tripped, iteration, modelError });
+    kinds = [];
+    if (decision && decision.action === "continue") {
+      if (typeof decision.guidance !== "string" || decision.guidance.trim() === "")
+        throw new TypeError("circuitBreaker.onLimitReached: a continue decision needs non-empty guidance text");
+      onSignal?.({ action: "continue", failures, kinds: tripped, guidance: decision.guidance });
+      pendingGuidance = `Circuit breaker: the last ${failures} turns failed. Guidance from the host: ${decision.guidance}`;
+      return false;
+    }
+    onSignal?.({ action: "stop", failures, kinds: tripped });
+    return true;
+  };
+
+  const record = (outcome: TurnFailureKind | "success" | undefined) => {
+    if (outcome === "success") kinds = [];
+    else if (outcome) kinds.push(outcome);
+  };
+  const STOP = { stop: true, reason: "circuit_breaker" } as const;
+
+  return {
+    beforeTool: (ctx) => {
+      validCallIds.add(ctx.toolCall.toolCallId);
+    },
+    beforeModel: async (ctx) => {
+      // The first request of a send follows the user's new message: earlier turns belong to the previous send.
+      if (modelCalls++ > 0 && judgedIteration !== ctx.iteration) {
+        judgedIteration = ctx.iteration;
+        record(judgeLastTurn(ctx.request.messages, validCallIds));
+        if (kinds.length >= limit && (await trip(ctx.iteration))) return STOP;
+      }
+      if (pendingGuidance === undefined) return;
+      const appendContext = pendingGuidance;
+      pendingGuidance = undefined;
+      return { appendContext };
+    },
+    afterModel: async (ctx) => {
+      if (ctx.finishReason !== "error" || ctx.error?.kind === "aborted") return;
+      record("model_error");
+      if (kinds.length >= limit && (await trip(ctx.iteration, ctx.error))) return STOP;
+    },
+  };
+}

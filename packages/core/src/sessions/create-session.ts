@@ -1,0 +1,86 @@
+import { InvalidSessionInputError, SessionNotFoundError } from "./errors.js";
+import { danglingToolCalls, repairMessage } from "./repair.js";
+import { type SessionOptions, SessionRuntime } from "./session-runtime.js";
+import { defaultSessionDbPath, SqliteSessionStore } from "./sqlite-store.js";
+import type { SessionStore } from "./store.js";
+
+function checkOptions(options: SessionOptions, fn: string): void {
+  if (typeof options !== "object" || options === null)
+    throw new InvalidSessionInputError(`${fn}: options must be an object`);
+  if (options.store === undefined && !options.workspaceRoot)
+    throw new InvalidSessionInputError(`${fn}: give a "store", or a "workspaceRoot" for the default SQLite store`);
+  if (options.store !== undefined && typeof options.store?.appendMessage !== "function")
+    throw new InvalidSessionInputError(`${fn}: "store" must be a SessionStore`);
+  if (options.model === undefined && (!options.providerId || !options.modelId))
+    throw new InvalidSessionInputError(`${fn}: give "model", or "providerId" and "modelId"`);
+  if (options.id !== undefined && (typeof options.id !== "string" || options.id === ""))
+    throw new InvalidSessionInputError(`${fn}: "id" must be a non-empty string`);
+}
+
+function resolveStore(options: SessionOptions): { store: SessionStore; ownsStore: boolean } {
+  if (options.store) return { store: options.store, ownsStore: false };
+  return { store: new SqliteSessionStore({ path: defaultSessionDbPath(options.workspaceRoot!) }), ownsStore: true };
+}
+
+function modelRef(options: SessionOptions) {
+  if (options.model) return { provider: options.model.provider, id: options.model.modelId };
+  return { provider: options.providerId!, id: options.modelId! };
+}
+
+/** Starts a new session. An `id` that exists is an error (`SessionExistsError`): resume it with `openSession`. */
+export async function createSession(options: SessionOptions): Promise<SessionRuntime> {
+  checkOptions(options, "createSession");
+  const { store, ownsStore } = resolveStore(options);
+  try {
+    const record = await store.createSession({
+      ...(options.id !== undefined && { id: options.id }),
+      ...(options.title !== undefined && { title: options.title }),
+      ...(options.workspaceRoot !== undefined && { cwd: options.workspaceRoot }),
+      model: modelRef(options),
+    });
+    return build(record.id, options, store, ownsStore);
+  } catch (error) {
+    if (ownsStore) await store.close();
+    throw error;
+  }
+}
+
+/**
+ * Resumes a stored session with the given options. Tool calls a crash left without results get error results
+ * now, so the next request is valid; the compacted working context is picked up where it was.
+ */
+export async function openSession(options: SessionOptions & { id: string }): Promise<SessionRuntime> {
+  checkOptions(options, "openSession");
+  if (!options.id) throw new InvalidSessionInputError('openSession: "id" is required');
+  const { store, ownsStore } = resolveStore(options);
+  try {
+    const record = await store.getSession(options.id);
+    if (!record) throw new SessionNotFoundError(options.id);
+    const dangling = danglingToolCalls(await store.getHistory(record.id));
+    if (dangling.length > 0) await store.appendMessage(record.id, repairMessage(dangling));
+    const ref = modelRef(options);
+    if (record.model?.provider !== ref.provider || record.model?.id !== ref.id)
+      await store.updateSession(record.id, { model: ref });
+    return build(record.id, options, store, ownsStore);
+  } catch (error) {
+    if (ownsStore) await store.close();
+    throw error;
+  }
+}
+
+async function build(
+  id: string,
+  options: SessionOptions,
+  store: SessionStore,
+  ownsStore: boolean,
+): Promise<SessionRuntime> {
+  const working = options.compaction === false ? undefined : await store.getWorkingContext(id);
+  return new SessionRuntime(id, {
+    store,
+    ownsStore,
+    options,
+    ...(working && { working }),
+    // A fork shares the store; only the session that opened it closes it.
+    reopen: (forkId) => openSession({ ...options, store, id: forkId }),
+  });
+}

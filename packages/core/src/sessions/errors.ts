@@ -1,0 +1,66 @@
+/** Why a session store refused a call; stable codes a host can switch on. */
+export type SessionStoreErrorCode =
+  | "store_closed"
+  | "session_not_found"
+  | "session_exists"
+  | "message_not_found"
+  | "invalid_input"
+  | "write_failed";
+
+/** Every error a `SessionStore` or `SessionRuntime` raises on purpose carries a code. */
+export class SessionStoreError extends Error {
+  readonly code: SessionStoreErrorCode;
+  constructor(code: SessionStoreErrorCode, message: string) {
+    super(message);
+    this.name = "SessionStoreError";
+    this.code = code;
+  }
+}
+
+/** A call on a store (or session) after `close()`. */
+export class SessionStoreClosedError extends SessionStoreError {
+  constructor(what = "session store") {
+    super("store_closed", `The ${what} is closed; open a new one to keep working.`);
+    this.name = "SessionStoreClosedError";
+  }
+}
+
+/** No session with this id. */
+export class SessionNotFoundError extends SessionStoreError {
+  readonly sessionId: string;
+  constructor(sessionId: string) {
+    super("session_not_found", `No session with id "${sessionId}".`);
+    this.name = "SessionNotFoundError";
+    this.sessionId = sessionId;
+  }
+}
+
+/** `createSession` with an id that is already taken. */
+export class SessionExistsError extends SessionStoreError {
+  readonly sessionId: string;
+  constructor(sessionId: string) {
+    super("session_exists", `A session with id "${sessionId}" already exists; use openSession to resume it.`);
+    this.name = "SessionExistsError";
+    this.sessionId = sessionId;
+  }
+}
+
+/** A message id that is not part of the session. */
+export class MessageNotFoundError extends SessionStoreError {
+  readonly sessionId: string;
+  readonly messageId: string;
+  constructor(sessionId: string, messageId: string) {
+    super("message_not_found", `Session "${sessionId}" has no message with id "${messageId}".`);
+    this.name = "MessageNotFoundError";
+    this.sessionId = sessionId;
+    this.messageId = messageId;
+  }
+}
+
+/** Input that cannot be stored (a message without an id, a duplicate message id, ...). */
+export class InvalidSessionInputError extends SessionStoreError {
+  constructor(message: string) {
+    super("invalid_input", message);
+    this.name = "InvalidSessionInputError";
+  }
+}

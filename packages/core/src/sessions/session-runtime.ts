@@ -1,0 +1,380 @@
+import { AgentRuntime } from "@heddle/agents";
+import type {
+  AgentHooks,
+  AgentMessage,
+  AgentRunInput,
+  AgentRunResult,
+  AgentRuntimeConfig,
+  AgentRuntimeEvent,
+  ModelRef,
+  PrepareTurnContext,
+  PrepareTurnResult,
+} from "@heddle/shared";
+import { type FileRestoreChange, previewFileRestore, restoreFileCheckpoints } from "../checkpoints/index.js";
+import { type CompactionOptions, Compactor } from "../compaction/compactor.js";
+import { createSafetyHooks, mergeHooks, type SafetyOptions } from "../safety/safety.js";
+import {
+  InvalidSessionInputError,
+  MessageNotFoundError,
+  SessionStoreClosedError,
+  SessionStoreError,
+} from "./errors.js";
+import type { SessionEvent, SessionListener, SessionUsage } from "./session-events.js";
+import type { SessionStore, WorkingContext } from "./store.js";
+
+/** Options of `createSession` / `openSession`: the agent's config (minus what the session owns) and the session's. */
+export interface SessionOptions extends Omit<AgentRuntimeConfig, "initialMessages" | "sessionId"> {
+  /** Where the session lives. Without it, a `SqliteSessionStore` at `.heddle/sessions.db` under `workspaceRoot`. */
+  store?: SessionStore;
+  /** The session id: chosen by `createSession` when absent; required by `openSession`. */
+  id?: string;
+  title?: string;
+  /** The workspace the session works in: recorded as its `cwd`, and the root for file rewind. */
+  workspaceRoot?: string;
+  /** Loop detection and the failure circuit breaker: on by default. */
+  safety?: SafetyOptions;
+  /** Compaction of the working context: on by default (summarizing, at 0.85 of the context window). */
+  compaction?: false | CompactionOptions;
+}
+
+/** What `rewind` did. */
+export interface RewindResult {
+  headMessageId: string;
+  /** Files put back (only with `{files: true}`). */
+  files: FileRestoreChange[];
+}
+
+/** What a rewind would do, without doing it. */
+export interface RewindPreview {
+  /** Messages that leave the visible history. */
+  messagesRemoved: number;
+  files: FileRestoreChange[];
+}
+
+/** A store write failed during a turn: the run was aborted so nothing unsaved piles up. */
+export class SessionWriteError extends SessionStoreError {
+  constructor(cause: unknown) {
+    super("write_failed", `Writing to the session store failed: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = "SessionWriteError";
+    this.cause = cause;
+  }
+}
+
+/** One running session stream: its events, then the result. */
+export interface SessionRunStream extends AsyncIterable<SessionEvent> {
+  readonly result: Promise<AgentRunResult>;
+}
+
+export interface SessionInternals {
+  store: SessionStore;
+  ownsStore: boolean;
+  options: SessionOptions;
+  working?: WorkingContext;
+  reopen(id: string): Promise<SessionRuntime>;
+}
+
+/**
+ * A conversation kept across turns and restarts. Each `send` builds a fresh `AgentRuntime` seeded with the whole
+ * history from the store, and every message the runtime adds is written as it is added.
+ */
+export class SessionRuntime {
+  readonly id: string;
+  readonly store: SessionStore;
+  readonly #internals: SessionInternals;
+  readonly #listeners = new Set<SessionListener>();
+  readonly #compactor: Compactor | undefined;
+  #agent: AgentRuntime | undefined;
+  #running = false;
+  #inflight: Promise<unknown> = Promise.resolve();
+  #closed = false;
+  #abortReason: string | undefined;
+  #writes: Promise<void> = Promise.resolve();
+  #writeError: unknown;
+  #lastMessageId: string | null = null;
+
+  constructor(id: string, internals: SessionInternals) {
+    this.id = id;
+    this.store = internals.store;
+    this.#internals = internals;
+    const compaction = internals.options.compaction;
+    if (compaction !== false)
+      this.#compactor = new Compactor(
+        compaction ?? {},
+        {
+          sessionId: id,
+          ...(internals.options.model && { model: internals.options.model }),
+          save: async (context) => {
+            await this.#writes;
+            await this.store.saveWorkingContext(this.id, context);
+          },
+          emit: (event) => this.#emit({ ...event, sessionId: this.id }),
+        },
+        internals.working,
+      );
+  }
+
+  /** True while a turn runs. */
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** Listens to every event of every turn; returns the function that stops listening. */
+  subscribe(listener: SessionListener): () => void {
+    if (typeof listener !== "function") throw new InvalidSessionInputError("subscribe: listener must be a function");
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Sends user input and runs the agent until it stops; resolves with the run's result. */
+  send(input: AgentRunInput): Promise<AgentRunResult> {
+    const wasRunning = this.#running;
+    const turn = this.#send(input);
+    // A refused second call must not replace the running turn that close() waits for.
+    if (!wasRunning) this.#inflight = turn.catch(() => {});
+    return turn;
+  }
+
+  async #send(input: AgentRunInput): Promise<AgentRunResult> {
+    this.#assertOpen();
+    if (this.#running)
+      throw new SessionStoreError(
+        "invalid_input",
+        `send(): session ${this.id} is already running a turn; await it or abort() it`,
+      );
+    this.#running = true;
+    this.#abortReason = undefined;
+    try {
+      const history = await this.store.getHistory(this.id);
+      this.#lastMessageId = history.at(-1)?.id ?? null;
+      const agent = new AgentRuntime(this.#agentConfig(history));
+      const unsubscribe = agent.subscribe((event) => this.#onAgentEvent(event));
+      this.#agent = agent;
+      if (this.#abortReason !== undefined) agent.abort(this.#abortReason);
+      let result: AgentRunResult;
+      try {
+        result = await agent.run(input);
+      } finally {
+        unsubscribe();
+        this.#agent = undefined;
+      }
+      await this.#writes;
+      if (this.#writeError !== undefined) {
+        const error = this.#writeError;
+        this.#writeError = undefined;
+        throw new SessionWriteError(error);
+      }
+      return result;
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  /** Like `send`, as an async iterable of session events; `result` resolves with the run's result. */
+  stream(input: AgentRunInput): SessionRunStream {
+    const queue: SessionEvent[] = [];
+    let done = false;
+    let wake: (() => void) | undefined;
+    const unsubscribe = this.subscribe((event) => {
+      queue.push(event);
+      wake?.();
+    });
+    const result = this.send(input).finally(() => {
+      done = true;
+      unsubscribe();
+      wake?.();
+    });
+    result.catch(() => {});
+    const abort = () => this.abort("the stream's consumer stopped reading");
+    async function* events(): AsyncGenerator<SessionEvent> {
+      try {
+        while (true) {
+          const next = queue.shift();
+          if (next) {
+            yield next;
+            continue;
+          }
+          if (done) break;
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          wake = undefined;
+        }
+        await result;
+      } finally {
+        if (!done) abort();
+      }
+    }
+    return Object.assign(events(), { result });
+  }
+
+  /** Aborts the running turn (no-op when idle); what was written stays written. */
+  abort(reason = "aborted by the host"): void {
+    if (!this.#running) return;
+    this.#abortReason = reason;
+    this.#agent?.abort(reason);
+  }
+
+  /** The visible history: the path from the root to the head. */
+  async history(): Promise<AgentMessage[]> {
+    this.#assertOpen();
+    return this.store.getHistory(this.id);
+  }
+
+  /** A new session whose history is this one's up to `atMessageId`; same options, same store. */
+  async fork(atMessageId: string, options: { id?: string; title?: string } = {}): Promise<SessionRuntime> {
+    this.#assertOpen();
+    const record = await this.store.forkSession(this.id, atMessageId, options);
+    return this.#internals.reopen(record.id);
+  }
+
+  /** Moves the head back to `toMessageId`; with `{files: true}`, also puts back files changed after it. */
+  async rewind(toMessageId: string, options: { files?: boolean } = {}): Promise<RewindResult> {
+    this.#assertIdle("rewind");
+    if (!(await this.store.getMessage(this.id, toMessageId))) throw new MessageNotFoundError(this.id, toMessageId);
+    const files = options.files ? await restoreFileCheckpoints(this.#restoreOptions(toMessageId)) : [];
+    await this.store.setHead(this.id, toMessageId);
+    const working = this.#compactor?.working;
+    if (working) {
+      const history = await this.store.getHistory(this.id);
+      if (!history.some((m) => m.id === working.basedOnMessageId)) {
+        await this.store.saveWorkingContext(this.id, null);
+        this.#compactor!.working = undefined;
+      }
+    }
+    return { headMessageId: toMessageId, files };
+  }
+
+  /** What `rewind(toMessageId, {files: true})` would change. */
+  async previewRewind(toMessageId: string): Promise<RewindPreview> {
+    this.#assertOpen();
+    const history = await this.store.getHistory(this.id);
+    const index = history.findIndex((m) => m.id === toMessageId);
+    const target = await this.store.getHistory(this.id, { headMessageId: toMessageId });
+    const kept = index >= 0 ? index + 1 : target.filter((m) => history.some((h) => h.id === m.id)).length;
+    const files = this.#internals.options.workspaceRoot
+      ? await previewFileRestore(this.#restoreOptions(toMessageId))
+      : [];
+    return { messagesRemoved: history.length - kept, files };
+  }
+
+  /** Tokens and cost of the whole session, and per model. */
+  async usage(): Promise<SessionUsage> {
+    this.#assertOpen();
+    const record = await this.store.getSession(this.id);
+    if (!record) throw new SessionStoreError("session_not_found", `Session "${this.id}" was deleted from its store.`);
+    return { total: record.usage, byModel: record.usageByModel };
+  }
+
+  /** Aborts a running turn, waits for its writes, and closes the store only if the session opened it. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.abort("the session is closing");
+    await this.#inflight;
+    await this.#writes;
+    this.#closed = true;
+    this.#listeners.clear();
+    if (this.#internals.ownsStore) await this.store.close();
+  }
+
+  #restoreOptions(toMessageId: string) {
+    const workspaceRoot = this.#internals.options.workspaceRoot;
+    if (!workspaceRoot)
+      throw new InvalidSessionInputError(
+        "rewind with files needs the session's workspaceRoot (give it to createSession/openSession)",
+      );
+    return { store: this.store, sessionId: this.id, workspaceRoot, afterMessageId: toMessageId };
+  }
+
+  #agentConfig(history: AgentMessage[]): AgentRuntimeConfig {
+    const {
+      store: _s,
+      id: _i,
+      title: _t,
+      workspaceRoot: _w,
+      safety,
+      compaction: _c,
+      hooks,
+      prepareTurn,
+      ...config
+    } = this.#internals.options;
+    // A tool never runs before the assistant message that called it is durably stored.
+    const flush: AgentHooks = { beforeTool: async () => void (await this.#writes) };
+    const safetyHooks = createSafetyHooks(safety ?? {}, {
+      onLoopSignal: (signal) => this.#emit({ type: "loop-warning", ...signal, sessionId: this.id }),
+      onCircuitBreaker: (signal) => this.#emit({ type: "circuit-breaker", ...signal, sessionId: this.id }),
+    });
+    const compactor = this.#compactor;
+    const project =
+      compactor || prepareTurn
+        ? async (ctx: PrepareTurnContext): Promise<PrepareTurnResult | void> => {
+            const compacted = compactor ? await compactor.prepareTurn(ctx) : undefined;
+            if (!prepareTurn) return compacted;
+            const own = await prepareTurn.call(config, { ...ctx, messages: compacted?.messages ?? ctx.messages });
+            return { ...compacted, ...own };
+          }
+        : undefined;
+    return {
+      ...config,
+      sessionId: this.id,
+      initialMessages: history,
+      hooks: mergeHooks(flush, hooks, ...safetyHooks),
+      ...(project && { prepareTurn: project }),
+    };
+  }
+
+  #modelRef(): ModelRef | undefined {
+    const { model, providerId, modelId } = this.#internals.options;
+    if (model) return { provider: model.provider, id: model.modelId };
+    return providerId && modelId ? { provider: providerId, id: modelId } : undefined;
+  }
+
+  #onAgentEvent(event: AgentRuntimeEvent): void {
+    if (event.type === "message-added") this.#save(event.message);
+    else if (event.type === "usage-updated") {
+      const delta = event.delta;
+      this.#enqueue(async () => void (await this.store.addUsage(this.id, this.#modelRef(), delta)));
+    }
+    this.#emit({ ...event, sessionId: this.id });
+  }
+
+  #save(message: AgentMessage): void {
+    const parentId = this.#lastMessageId;
+    this.#lastMessageId = message.id;
+    this.#enqueue(async () => {
+      const stored = await this.store.appendMessage(this.id, message, { parentId });
+      this.#emit({ type: "session-saved", sessionId: this.id, messageId: message.id, seq: stored.seq });
+    });
+  }
+
+  // Writes run one after another, in the order the runtime added the messages; the first failure stops the turn.
+  #enqueue(task: () => Promise<void>): void {
+    this.#writes = this.#writes.then(async () => {
+      if (this.#writeError !== undefined) return;
+      try {
+        await task();
+      } catch (error) {
+        this.#writeError = error;
+        this.#agent?.abort(`the session store failed: ${(error as Error)?.message ?? String(error)}`);
+      }
+    });
+  }
+
+  #emit(event: SessionEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        globalThis.console?.error?.("[heddle] a session listener threw (the session goes on):", error);
+      }
+    }
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new SessionStoreClosedError(`session ${this.id}`);
+  }
+
+  #assertIdle(method: string): void {
+    this.#assertOpen();
+    if (this.#running) throw new SessionStoreError("invalid_input", `${method}(): not allowed while a turn is running`);
+  }
+}
