@@ -1,2 +1,10 @@
-// Filled by the checkpoints work; re-exported from src/index.ts.
-export {};
+export {
+  FileCheckpointError,
+  FileCheckpointer,
+  type FileCheckpointerOptions,
+  type FileCheckpointStore,
+  type FileRestoreChange,
+  type FileRestoreOptions,
+  previewFileRestore,
+  restoreFileCheckpoints,
+} from "./file-checkpointer.js";

@@ -1,2 +1,8 @@
-// Filled by the plugins work; re-exported from src/index.ts.
-export {};
+export {
+  type LoadedPlugin,
+  type LoadPluginsContext,
+  type LoadPluginsResult,
+  loadPlugins,
+  type PluginLoadFailure,
+  type PluginLoadStage,
+} from "./load-plugins.js";

@@ -1,0 +1,124 @@
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { createScriptedModel } from "@heddle/llms/testing";
+import { getMessageText, userMessage } from "@heddle/shared";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createSession } from "../sessions/create-session.js";
+import { MemorySessionStore } from "../sessions/memory-store.js";
+import { createDefaultTools } from "../tools/default-tools.js";
+import { findTool, makeTempDir, runTool, toolContext } from "../tools/test-utils.js";
+import {
+  FileCheckpointError,
+  FileCheckpointer,
+  previewFileRestore,
+  restoreFileCheckpoints,
+} from "./file-checkpointer.js";
+
+let root: string;
+let cleanup: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ dir: root, cleanup } = await makeTempDir("heddle-checkpoints-"));
+});
+afterEach(() => cleanup());
+
+const exists = (rel: string) =>
+  stat(path.join(root, rel)).then(
+    () => true,
+    () => false,
+  );
+const read = (rel: string) => readFile(path.join(root, rel), "utf8");
+
+describe("FileCheckpointer with the file tools", () => {
+  it("stores each file's prior content (or absence) once per message, before the write", async () => {
+    const store = new MemorySessionStore();
+    const session = await store.createSession({ id: "s" });
+    await store.appendMessage("s", userMessage("go", { id: "u1" }));
+    await writeFile(path.join(root, "a.txt"), "original");
+    const checkpointer = new FileCheckpointer({ store, sessionId: "s", workspaceRoot: root });
+    const tools = createDefaultTools({ workspaceRoot: root, preset: "edit", checkpointer });
+    checkpointer.setMessageId("u1");
+    await runTool(findTool(tools, "write_file"), { path: "a.txt", content: "first" });
+    await runTool(findTool(tools, "edit_file"), { path: "a.txt", old_text: "first", new_text: "second" });
+    await runTool(findTool(tools, "write_file"), { path: "new/b.txt", content: "b" });
+    const checkpoints = await store.listFileCheckpoints(session.id);
+    expect(checkpoints.map((c) => [c.messageId, c.path, c.content && Buffer.from(c.content).toString()])).toEqual([
+      ["u1", "a.txt", "original"],
+      ["u1", "new/b.txt", null],
+    ]);
+    expect(await previewFileRestore({ store, sessionId: "s", workspaceRoot: root })).toEqual([
+      { path: "a.txt", action: "restore" },
+      { path: "new/b.txt", action: "delete" },
+    ]);
+    await restoreFileCheckpoints({ store, sessionId: "s", workspaceRoot: root });
+    expect(await read("a.txt")).toBe("original");
+    expect(await exists("new/b.txt")).toBe(false);
+    expect(await previewFileRestore({ store, sessionId: "s", workspaceRoot: root })).toEqual([]);
+  });
+
+  it("refuses to write when it cannot tell which message the change belongs to", async () => {
+    const checkpointer = new FileCheckpointer({ store: new MemorySessionStore(), sessionId: "s", workspaceRoot: root });
+    const write = findTool(createDefaultTools({ workspaceRoot: root, preset: "edit", checkpointer }), "write_file");
+    await expect(runTool(write, { path: "x.txt", content: "x" }, toolContext())).rejects.toThrow(FileCheckpointError);
+    expect(await exists("x.txt")).toBe(false);
+  });
+
+  it("never restores outside the workspace, whatever the store says", async () => {
+    const store = new MemorySessionStore();
+    await store.createSession({ id: "s" });
+    await store.appendMessage("s", userMessage("go", { id: "u1" }));
+    await store.saveFileCheckpoint({
+      sessionId: "s",
+      messageId: "u1",
+      path: "../evil.txt",
+      content: null,
+      createdAt: 1,
+    });
+    await expect(restoreFileCheckpoints({ store, sessionId: "s", workspaceRoot: root })).rejects.toThrow(
+      /outside the workspace/,
+    );
+  });
+});
+
+describe("session rewind with files", () => {
+  it("a session whose agent edits three files is rewound to before the edits: contents and transcript back, a created file removed", async () => {
+    await mkdir(path.join(root, "src"));
+    await writeFile(path.join(root, "src/a.ts"), "export const a = 1;\n");
+    await writeFile(path.join(root, "src/b.ts"), "export const b = 1;\n");
+    const store = new MemorySessionStore();
+    const checkpointer = new FileCheckpointer({ store, workspaceRoot: root });
+    const tools = createDefaultTools({ workspaceRoot: root, preset: "edit", checkpointer });
+    const model = createScriptedModel([
+      { text: "Hello." },
+      {
+        toolCalls: [
+          { id: "e1", name: "edit_file", input: { path: "src/a.ts", old_text: "a = 1", new_text: "a = 2" } },
+          { id: "e2", name: "write_file", input: { path: "src/b.ts", content: "export const b = 2;\n" } },
+        ],
+      },
+      { toolCalls: [{ id: "e3", name: "write_file", input: { path: "src/c.ts", content: "export const c = 3;\n" } }] },
+      { text: "Edited three files." },
+    ]);
+    const session = await createSession({ store, model, tools, hooks: checkpointer.hooks, workspaceRoot: root });
+    await session.send("say hello");
+    const before = await session.history();
+    const result = await session.send("edit the files");
+    expect(result.status).toBe("completed");
+    expect(await read("src/a.ts")).toBe("export const a = 2;\n");
+    expect(await read("src/c.ts")).toBe("export const c = 3;\n");
+
+    const lastKept = before.at(-1)!.id;
+    const preview = await session.previewRewind(lastKept);
+    expect(preview.files).toEqual([
+      { path: "src/a.ts", action: "restore" },
+      { path: "src/b.ts", action: "restore" },
+      { path: "src/c.ts", action: "delete" },
+    ]);
+    await session.rewind(lastKept, { files: true });
+    expect(await read("src/a.ts")).toBe("export const a = 1;\n");
+    expect(await read("src/b.ts")).toBe("export const b = 1;\n");
+    expect(await exists("src/c.ts")).toBe(false);
+    expect((await session.history()).map(getMessageText)).toEqual(before.map(getMessageText));
+    await session.close();
+  });
+});

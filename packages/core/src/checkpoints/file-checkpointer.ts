@@ -1,0 +1,185 @@
+import { mkdir, readFile, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import type { AgentHooks, AgentMessage, AgentRuntimeEvent, ToolContext } from "@heddle/shared";
+import type { FileCheckpoint, SessionStore } from "../sessions/store.js";
+import { createWorkspace, type Workspace, writeFileAtomic } from "../tools/workspace.js";
+
+/** The two store methods checkpoints need; every `SessionStore` has them. */
+export type FileCheckpointStore = Pick<SessionStore, "saveFileCheckpoint" | "listFileCheckpoints">;
+
+/** A checkpoint could not be taken, so the write did not happen. */
+export class FileCheckpointError extends Error {
+  override name = "FileCheckpointError";
+}
+
+export interface FileCheckpointerOptions {
+  store: FileCheckpointStore;
+  /** The session the checkpoints belong to; without it, learned from each run's hook context (`sessionId`). */
+  sessionId?: string;
+  workspaceRoot: string;
+  now?: () => number;
+}
+
+/**
+ * Records a file's content (or its absence) before write_file/edit_file change it, once per file per message, so
+ * a rewind can put it back without git. The message is the assistant message holding the tool call: the
+ * checkpointer learns it from the run's events (`hooks`), or from `setMessageId`, or from `ctx.metadata.messageId`.
+ */
+export class FileCheckpointer {
+  readonly #store: FileCheckpointStore;
+  readonly #workspace: Workspace;
+  readonly #now: () => number;
+  readonly #messageByCall = new Map<string, string>();
+  readonly #sessionByCall = new Map<string, string>();
+  readonly #taken = new Set<string>();
+  #currentMessageId: string | undefined;
+  readonly sessionId: string | undefined;
+
+  /** Add these to the agent's hooks: they map each tool call to the assistant message that made it. */
+  readonly hooks: AgentHooks;
+
+  constructor(options: FileCheckpointerOptions) {
+    this.#store = options.store;
+    this.sessionId = options.sessionId;
+    this.#workspace = createWorkspace(options.workspaceRoot);
+    this.#now = options.now ?? Date.now;
+    this.hooks = {
+      onEvent: (event: AgentRuntimeEvent) => this.#track(event),
+      beforeTool: (ctx) => {
+        if (ctx.sessionId) this.#sessionByCall.set(ctx.toolCall.toolCallId, ctx.sessionId);
+      },
+    };
+  }
+
+  /** The message later writes belong to, for hosts that run tools outside an agent's events. */
+  setMessageId(messageId: string): void {
+    this.#currentMessageId = messageId;
+  }
+
+  /** Called by write_file/edit_file with the real path they are about to change, before they change it. */
+  async beforeWrite(realPath: string, ctx: ToolContext): Promise<void> {
+    const messageId =
+      this.#messageByCall.get(ctx.toolCallId) ??
+      (typeof ctx.metadata?.messageId === "string" ? ctx.metadata.messageId : undefined) ??
+      this.#currentMessageId;
+    const sessionId =
+      this.sessionId ??
+      this.#sessionByCall.get(ctx.toolCallId) ??
+      (typeof ctx.metadata?.sessionId === "string" ? ctx.metadata.sessionId : undefined);
+    if (!messageId || !sessionId) {
+      throw new FileCheckpointError(
+        `No ${messageId ? "session" : "message"} is known for tool call ${ctx.toolCallId}, so the file cannot be ` +
+          "checkpointed: add checkpointer.hooks to the agent's hooks (or give sessionId / call setMessageId).",
+      );
+    }
+    const relPath = this.#workspace.display(realPath);
+    const key = `${sessionId}\0${messageId}\0${relPath}`;
+    if (this.#taken.has(key)) return;
+    const content = await readExisting(realPath);
+    const checkpoint: FileCheckpoint = {
+      sessionId,
+      messageId,
+      path: relPath,
+      content,
+      createdAt: this.#now(),
+    };
+    await this.#store.saveFileCheckpoint(checkpoint);
+    this.#taken.add(key);
+  }
+
+  #track(event: AgentRuntimeEvent): void {
+    const message: AgentMessage | undefined =
+      event.type === "assistant-message" || event.type === "message-added" ? event.message : undefined;
+    if (message?.role !== "assistant") return;
+    for (const part of message.content) {
+      if (part.type === "tool-call") this.#messageByCall.set(part.toolCallId, message.id);
+    }
+  }
+}
+
+async function readExisting(realPath: string): Promise<Uint8Array | null> {
+  try {
+    return new Uint8Array(await readFile(realPath));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/** Where and how far to restore: every change made by messages appended after `afterMessageId` is undone. */
+export interface FileRestoreOptions {
+  store: FileCheckpointStore;
+  sessionId: string;
+  workspaceRoot: string;
+  /** Undo changes of messages after this one; without it, every checkpointed change of the session. */
+  afterMessageId?: string;
+}
+
+/** One file a restore changes: back to its earlier content, or removed because the agent created it. */
+export interface FileRestoreChange {
+  /** Relative to the workspace root. */
+  path: string;
+  action: "restore" | "delete";
+}
+
+/** What `restoreFileCheckpoints` would change, without changing anything. Unchanged files are left out. */
+export async function previewFileRestore(options: FileRestoreOptions): Promise<FileRestoreChange[]> {
+  const plan = await planRestore(options);
+  return plan.map(({ path: relPath, action }) => ({ path: relPath, action }));
+}
+
+/**
+ * Puts files back as they were before the changes of every message after `afterMessageId`: each file gets the
+ * content of its earliest checkpoint in that range; a file that did not exist then is removed. Returns what changed.
+ */
+export async function restoreFileCheckpoints(options: FileRestoreOptions): Promise<FileRestoreChange[]> {
+  const plan = await planRestore(options);
+  for (const step of plan) {
+    if (step.action === "delete") {
+      await rm(step.realPath, { force: true });
+    } else {
+      await mkdir(path.dirname(step.realPath), { recursive: true });
+      await writeFileAtomic(step.realPath, step.content!);
+    }
+  }
+  return plan.map(({ path: relPath, action }) => ({ path: relPath, action }));
+}
+
+interface RestoreStep extends FileRestoreChange {
+  realPath: string;
+  content: Uint8Array | null;
+}
+
+async function planRestore(options: FileRestoreOptions): Promise<RestoreStep[]> {
+  const workspace = createWorkspace(options.workspaceRoot);
+  const checkpoints = await options.store.listFileCheckpoints(
+    options.sessionId,
+    options.afterMessageId === undefined ? {} : { afterMessageId: options.afterMessageId },
+  );
+  const earliest = new Map<string, FileCheckpoint>();
+  for (const checkpoint of checkpoints) if (!earliest.has(checkpoint.path)) earliest.set(checkpoint.path, checkpoint);
+  const steps: RestoreStep[] = [];
+  for (const checkpoint of earliest.values()) {
+    // Through the workspace guard: a store written elsewhere must not make a restore write outside the root.
+    const realPath = await workspace.resolve(checkpoint.path);
+    const current = await readCurrent(realPath);
+    if (checkpoint.content === null) {
+      if (current !== undefined) steps.push({ path: checkpoint.path, action: "delete", realPath, content: null });
+    } else if (current === undefined || current === null || !sameBytes(current, checkpoint.content)) {
+      steps.push({ path: checkpoint.path, action: "restore", realPath, content: checkpoint.content });
+    }
+  }
+  return steps;
+}
+
+/** The file's bytes; `null` for something that is not a regular file; `undefined` when absent. */
+async function readCurrent(realPath: string): Promise<Uint8Array | null | undefined> {
+  const info = await stat(realPath).catch(() => undefined);
+  if (!info) return undefined;
+  if (!info.isFile()) return null;
+  return new Uint8Array(await readFile(realPath));
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(a, b) === 0;
+}

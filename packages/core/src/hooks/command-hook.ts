@@ -1,0 +1,125 @@
+import { runShellCommand } from "../tools/shell-process.js";
+import type { CommandHookConfig, HookEventName } from "./settings.js";
+
+/** What a hook may answer (JSON on stdout, or a programmatic hook's return). Claude Code's fields also work. */
+export interface HookOutput {
+  /** `allow` / `deny` / `ask` for PreToolUse; `block` (= deny) and `approve` (= allow) as Claude Code writes them. */
+  decision?: "allow" | "deny" | "ask" | "block" | "approve";
+  reason?: string;
+  /** PreToolUse: the tool input to use instead. */
+  updatedInput?: unknown;
+  /** Text added to the next model request. */
+  additionalContext?: string;
+  /** End the run; `reason` (or `stopReason`) says why. */
+  stop?: boolean;
+  /** Claude Code: `continue: false` is `stop: true`. */
+  continue?: boolean;
+  stopReason?: string;
+  hookSpecificOutput?: {
+    permissionDecision?: "allow" | "deny" | "ask";
+    permissionDecisionReason?: string;
+    updatedInput?: unknown;
+    additionalContext?: string;
+  };
+}
+
+/** One hook's answer, normalized. */
+export interface HookDecision {
+  decision?: "allow" | "deny" | "ask";
+  reason?: string;
+  updatedInput?: unknown;
+  additionalContext?: string;
+  stop?: boolean;
+}
+
+/** A hook failed (an exit code other than 0 and 2, a timeout, bad JSON, a throw); it is reported and ignored. */
+export class HookExecutionError extends Error {
+  override name = "HookExecutionError";
+  constructor(
+    readonly event: HookEventName,
+    readonly hook: string,
+    message: string,
+    readonly exitCode?: number | null,
+    readonly stderr?: string,
+  ) {
+    super(`${event} hook ${JSON.stringify(hook)} ${message}`);
+  }
+}
+
+/** Maps any `HookOutput` to a decision; `undefined` for nothing to do. */
+export function normalizeHookOutput(output: HookOutput | void | undefined | null): HookDecision {
+  if (!output || typeof output !== "object") return {};
+  const specific = output.hookSpecificOutput ?? {};
+  const raw = specific.permissionDecision ?? output.decision;
+  const decision = raw === "block" ? "deny" : raw === "approve" ? "allow" : raw;
+  const result: HookDecision = {};
+  if (decision === "allow" || decision === "deny" || decision === "ask") result.decision = decision;
+  const reason = specific.permissionDecisionReason ?? output.reason ?? output.stopReason;
+  if (typeof reason === "string") result.reason = reason;
+  const updatedInput = specific.updatedInput ?? output.updatedInput;
+  if (updatedInput !== undefined) result.updatedInput = updatedInput;
+  const context = specific.additionalContext ?? output.additionalContext;
+  if (typeof context === "string" && context.length > 0) result.additionalContext = context;
+  if (output.stop === true || output.continue === false) {
+    result.stop = true;
+    if (output.stopReason !== undefined) result.reason = output.stopReason;
+  }
+  return result;
+}
+
+export interface RunCommandHookOptions {
+  event: HookEventName;
+  hook: CommandHookConfig;
+  payload: object;
+  cwd: string;
+  env: { [name: string]: string | undefined };
+  signal?: AbortSignal;
+  /** Events whose plain (non-JSON) stdout becomes added context, as in Claude Code. */
+  plainStdoutIsContext: boolean;
+}
+
+const DEFAULT_TIMEOUT_S = 60;
+const MAX_HOOK_OUTPUT = 1024 * 1024;
+
+/**
+ * Runs one command hook: the payload as JSON on stdin; exit 0 with JSON stdout decides; exit 2 denies with
+ * stderr as the reason; anything else throws `HookExecutionError` for the engine to report.
+ */
+export async function runCommandHook(options: RunCommandHookOptions): Promise<HookDecision> {
+  const { event, hook } = options;
+  const timeoutMs = (hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000;
+  const result = await runShellCommand({
+    command: hook.command,
+    cwd: options.cwd,
+    env: options.env,
+    stdin: JSON.stringify(options.payload),
+    timeoutMs,
+    maxOutputBytes: MAX_HOOK_OUTPUT,
+    killGraceMs: 500,
+    ...(options.signal && { signal: options.signal }),
+  });
+  if (result.timedOut)
+    throw new HookExecutionError(event, hook.command, `timed out after ${timeoutMs} ms and was killed`);
+  if (result.aborted) return {};
+  if (result.exitCode === 2) {
+    return { decision: "deny", reason: result.stderr.trim() || `${event} hook exited with code 2` };
+  }
+  if (result.exitCode !== 0) {
+    const how = result.exitCode === null ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;
+    throw new HookExecutionError(
+      event,
+      hook.command,
+      `${how}: ${result.stderr.trim()}`,
+      result.exitCode,
+      result.stderr,
+    );
+  }
+  const stdout = result.stdout.trim();
+  if (stdout === "") return {};
+  if (!stdout.startsWith("{")) return options.plainStdoutIsContext ? { additionalContext: stdout } : {};
+  try {
+    return normalizeHookOutput(JSON.parse(stdout) as HookOutput);
+  } catch (error) {
+    throw new HookExecutionError(event, hook.command, `printed invalid JSON: ${(error as Error).message}`, 0);
+  }
+}

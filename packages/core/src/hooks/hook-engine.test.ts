@@ -1,0 +1,289 @@
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { createAgent } from "@heddle/agents";
+import { createScriptedModel } from "@heddle/llms/testing";
+import { type AgentTool, createTool, getMessageText } from "@heddle/shared";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { makeTempDir, waitProcessGone } from "../tools/test-utils.js";
+import { createHookEngine } from "./hook-engine.js";
+import type { HookSettings } from "./settings.js";
+
+let root: string;
+let cleanup: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ dir: root, cleanup } = await makeTempDir("heddle-hooks-"));
+});
+afterEach(() => cleanup());
+
+/** Writes an executable hook script into the workspace and returns the command that runs it. */
+async function script(name: string, body: string): Promise<string> {
+  const file = path.join(root, "hooks", name);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `#!/bin/sh\n${body}\n`);
+  await chmod(file, 0o755);
+  return `"$HEDDLE_PROJECT_DIR"/hooks/${name}`;
+}
+
+const preToolUse = (matcher: string, command: string, timeout?: number): HookSettings => ({
+  hooks: { PreToolUse: [{ matcher, hooks: [{ type: "command", command, ...(timeout && { timeout }) }] }] },
+});
+
+function shellTool(ran: string[]): AgentTool {
+  return createTool({
+    name: "shell",
+    description: "runs",
+    input: z.object({ command: z.string() }),
+    execute: (input) => {
+      ran.push(input.command);
+      return `ran ${input.command}`;
+    },
+  });
+}
+
+function beforeToolCtx(input: unknown, toolName = "shell") {
+  return {
+    agentId: "a",
+    runId: "r",
+    iteration: 1,
+    signal: new AbortController().signal,
+    toolCall: { type: "tool-call" as const, toolCallId: "call_1", toolName, input },
+    tool: shellTool([]),
+    input,
+  };
+}
+
+async function callBeforeTool(engine: ReturnType<typeof createHookEngine>, input: unknown, toolName?: string) {
+  const hook = engine.agentHooks.beforeTool as (ctx: unknown) => Promise<unknown>;
+  return hook(beforeToolCtx(input, toolName));
+}
+
+describe("command hooks", () => {
+  it("get the payload as JSON on stdin and may allow", async () => {
+    const command = await script("log.sh", 'cat > "$HEDDLE_PROJECT_DIR/payload.json"\necho \'{"decision":"allow"}\'');
+    const engine = createHookEngine({ workspaceRoot: root, sessionId: "s1", settings: preToolUse("shell", command) });
+    expect(await callBeforeTool(engine, { command: "ls" })).toBeUndefined();
+    const payload = JSON.parse(await readFile(path.join(root, "payload.json"), "utf8"));
+    expect(payload).toMatchObject({
+      session_id: "s1",
+      hook_event_name: "PreToolUse",
+      tool_name: "shell",
+      tool_input: { command: "ls" },
+      tool_use_id: "call_1",
+    });
+  });
+
+  it("deny with exit 2, stderr as the reason", async () => {
+    const command = await script("guard.sh", 'if grep -q "rm -rf"; then echo "rm -rf is not allowed" >&2; exit 2; fi');
+    const engine = createHookEngine({ workspaceRoot: root, settings: preToolUse("shell", command) });
+    expect(await callBeforeTool(engine, { command: "rm -rf /" })).toEqual({
+      skip: true,
+      reason: "rm -rf is not allowed",
+    });
+    expect(await callBeforeTool(engine, { command: "ls" })).toBeUndefined();
+  });
+
+  it("rewrite input and add context through JSON on stdout", async () => {
+    const command = await script(
+      "rewrite.sh",
+      'cat >/dev/null\necho \'{"updatedInput":{"command":"ls -la"},"additionalContext":"Listing is cheap."}\'',
+    );
+    const engine = createHookEngine({ workspaceRoot: root, settings: preToolUse("shell|bash", command) });
+    expect(await callBeforeTool(engine, { command: "ls" })).toEqual({
+      input: { command: "ls -la" },
+      appendContext: "Listing is cheap.",
+    });
+  });
+
+  it("match tool names exactly, by | list, or by regex", async () => {
+    const command = await script("deny.sh", "echo nope >&2; exit 2");
+    const exact = createHookEngine({ workspaceRoot: root, settings: preToolUse("shell", command) });
+    expect(await callBeforeTool(exact, {}, "shell_extra")).toBeUndefined();
+    const regex = createHookEngine({ workspaceRoot: root, settings: preToolUse("mcp__.*__write", command) });
+    expect(await callBeforeTool(regex, {}, "mcp__fs__write")).toMatchObject({ skip: true });
+    expect(await callBeforeTool(regex, {}, "mcp__fs__read")).toBeUndefined();
+  });
+
+  it("ask the approval callback on `ask`, and deny without one", async () => {
+    const command = await script("ask.sh", 'cat >/dev/null; echo \'{"decision":"ask","reason":"touches prod"}\'');
+    const headless = createHookEngine({ workspaceRoot: root, settings: preToolUse("shell", command) });
+    expect(await callBeforeTool(headless, {})).toEqual({
+      skip: true,
+      reason: "A PreToolUse hook asked for approval and no one can approve: touches prod",
+    });
+    const asked: unknown[] = [];
+    const engine = createHookEngine({
+      workspaceRoot: root,
+      settings: preToolUse("shell", command),
+      requestApproval: (request) => {
+        asked.push(request.reason);
+        return { approved: true, updatedInput: { command: "safe" } };
+      },
+    });
+    expect(await callBeforeTool(engine, { command: "x" })).toEqual({ input: { command: "safe" } });
+    expect(asked).toEqual(["touches prod"]);
+  });
+
+  it("report other exit codes and bad JSON, and carry on", async () => {
+    const crash = await script("crash.sh", "echo boom >&2; exit 1");
+    const junk = await script("junk.sh", "echo '{not json'");
+    const errors: string[] = [];
+    const engine = createHookEngine({
+      workspaceRoot: root,
+      settings: {
+        hooks: {
+          PreToolUse: [
+            {
+              hooks: [
+                { type: "command", command: crash },
+                { type: "command", command: junk },
+              ],
+            },
+          ],
+        },
+      },
+      onError: (error) => errors.push(error.message),
+    });
+    expect(await callBeforeTool(engine, {})).toBeUndefined();
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/exited with code 1: boom/);
+    expect(errors[1]).toMatch(/printed invalid JSON/);
+  });
+
+  it("kill a hook's process group on timeout", async () => {
+    const command = await script("slow.sh", 'sleep 300 & echo $! > "$HEDDLE_PROJECT_DIR/sleep.pid"; wait');
+    const errors: string[] = [];
+    const engine = createHookEngine({
+      workspaceRoot: root,
+      settings: preToolUse("*", command, 0.5),
+      onError: (error) => errors.push(error.message),
+    });
+    expect(await callBeforeTool(engine, {})).toBeUndefined();
+    expect(errors[0]).toMatch(/timed out after 500 ms/);
+    const pid = Number(await readFile(path.join(root, "sleep.pid"), "utf8"));
+    expect(await waitProcessGone(pid)).toBe(true);
+  });
+
+  it("read .heddle/settings.json and settings in code: both run, file first", async () => {
+    const first = await script("first.sh", 'cat >/dev/null; echo \'{"additionalContext":"from file"}\'');
+    const second = await script("second.sh", 'cat >/dev/null; echo \'{"additionalContext":"from code"}\'');
+    await mkdir(path.join(root, ".heddle"));
+    await writeFile(path.join(root, ".heddle/settings.json"), JSON.stringify(preToolUse("*", first)));
+    const engine = createHookEngine({ workspaceRoot: root, settings: preToolUse("*", second) });
+    expect(await callBeforeTool(engine, {})).toEqual({ appendContext: "from file\n\nfrom code" });
+  });
+
+  it("reject malformed settings naming the file and the field", async () => {
+    await mkdir(path.join(root, ".heddle"));
+    await writeFile(
+      path.join(root, ".heddle/settings.json"),
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command" }] }] } }),
+    );
+    expect(() => createHookEngine({ workspaceRoot: root })).toThrow(
+      /settings\.json:\n- hooks.PreToolUse.0.hooks.0.command/,
+    );
+    expect(() =>
+      createHookEngine({
+        workspaceRoot: root,
+        loadSettingsFile: false,
+        settings: { hooks: { PreToolUze: [] } } as never,
+      }),
+    ).toThrow(/PreToolUze|events: SessionStart/);
+  });
+});
+
+describe("session-level events and programmatic hooks", () => {
+  it("UserPromptSubmit: exit 2 blocks, plain stdout becomes context", async () => {
+    const block = await script(
+      "block.sh",
+      'if grep -q secret; then echo "no secrets" >&2; exit 2; fi; echo "Today is Monday."',
+    );
+    const engine = createHookEngine({
+      workspaceRoot: root,
+      settings: { hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: block }] }] } },
+    });
+    expect(await engine.userPromptSubmit({ prompt: "show the secret" })).toMatchObject({
+      decision: "deny",
+      reason: "no secrets",
+    });
+    expect(await engine.userPromptSubmit({ prompt: "hello" })).toMatchObject({ additionalContext: "Today is Monday." });
+  });
+
+  it("programmatic hooks use the same event names and answers", async () => {
+    const seen: string[] = [];
+    const engine = createHookEngine({
+      workspaceRoot: root,
+      hooks: {
+        SessionStart: [(payload) => void seen.push(`${payload.hook_event_name}:${payload.source}`)],
+        PreToolUse: [{ matcher: "shell", hook: () => ({ decision: "deny", reason: "code says no" }) }],
+      },
+    });
+    await engine.sessionStart({ source: "startup" });
+    expect(seen).toEqual(["SessionStart:startup"]);
+    expect(await callBeforeTool(engine, {})).toEqual({ skip: true, reason: "code says no" });
+    expect(await callBeforeTool(engine, {}, "read_file")).toBeUndefined();
+  });
+});
+
+describe("after a tool", () => {
+  it("PostToolUse and PostToolUseFailure get the result or the error, and their answers become context", async () => {
+    const payloads: unknown[] = [];
+    const engine = createHookEngine({
+      workspaceRoot: root,
+      hooks: {
+        PostToolUse: [(payload) => void payloads.push(payload)],
+        PostToolUseFailure: [
+          (payload) => {
+            payloads.push(payload);
+            return { decision: "block", reason: "Run the linter next." };
+          },
+        ],
+      },
+    });
+    const afterTool = engine.agentHooks.afterTool as (ctx: unknown) => Promise<unknown>;
+    const ctx = (output: string, isError?: boolean) => ({
+      ...beforeToolCtx({ command: "ls" }),
+      result: { type: "tool-result", toolCallId: "call_1", toolName: "shell", output, ...(isError && { isError }) },
+    });
+    expect(await afterTool(ctx("a.txt"))).toBeUndefined();
+    expect(await afterTool(ctx("boom", true))).toEqual({ appendContext: "Run the linter next." });
+    expect(payloads).toMatchObject([
+      { hook_event_name: "PostToolUse", tool_name: "shell", tool_response: "a.txt" },
+      { hook_event_name: "PostToolUseFailure", error: "boom" },
+    ]);
+  });
+});
+
+describe("with an AgentRuntime", () => {
+  it("a denied call does not run, a rewrite runs, and the added context reaches the next model request", async () => {
+    const guard = await script(
+      "guard.sh",
+      'input=$(cat)\ncase "$input" in\n  *"rm -rf"*) echo "destructive command refused" >&2; exit 2;;\nesac\n' +
+        'echo \'{"updatedInput":{"command":"ls -la"},"additionalContext":"Remember: the repo uses pnpm."}\'',
+    );
+    const engine = createHookEngine({ workspaceRoot: root, settings: preToolUse("shell", guard) });
+    const ran: string[] = [];
+    const model = createScriptedModel([
+      {
+        toolCalls: [
+          { id: "c1", name: "shell", input: { command: "rm -rf /" } },
+          { id: "c2", name: "shell", input: { command: "ls" } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    const agent = createAgent({ model, tools: [shellTool(ran)], hooks: engine.agentHooks });
+    const result = await agent.run("clean up");
+    expect(result.status).toBe("completed");
+    expect(ran).toEqual(["ls -la"]);
+    const second = model.requests[1]!.messages;
+    const toolMessage = second.find((message) => message.role === "tool")!;
+    expect(JSON.stringify(toolMessage.content)).toContain("destructive command refused");
+    expect(
+      second.some(
+        (message) => message.role === "user" && getMessageText(message).includes("Remember: the repo uses pnpm."),
+      ),
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,318 @@
+import {
+  type AfterToolContext,
+  type AfterToolResult,
+  type AgentHooks,
+  type BeforeToolContext,
+  type BeforeToolResult,
+  type ToolApprovalDecision,
+  type ToolApprovalRequest,
+  toolOutputText,
+} from "@heddle/shared";
+import { createWorkspace } from "../tools/workspace.js";
+import {
+  type HookDecision,
+  HookExecutionError,
+  type HookOutput,
+  normalizeHookOutput,
+  runCommandHook,
+} from "./command-hook.js";
+import {
+  type CommandHookConfig,
+  HOOK_EVENTS,
+  type HookEventName,
+  type HookSettings,
+  loadHookSettingsFile,
+  matchesHook,
+  parseHookSettings,
+} from "./settings.js";
+
+/** What every hook gets on stdin (snake_case, as Claude Code's hooks read it), plus the event's own fields. */
+export interface HookPayload {
+  session_id?: string;
+  cwd: string;
+  hook_event_name: HookEventName;
+  tool_name?: string;
+  tool_input?: unknown;
+  tool_use_id?: string;
+  /** PostToolUse: the result's text. */
+  tool_response?: string;
+  /** PostToolUseFailure: the error's text. */
+  error?: string;
+  /** UserPromptSubmit. */
+  prompt?: string;
+  /** SessionStart: `startup` / `resume` / ...; SessionEnd and Stop: why. */
+  source?: string;
+  reason?: string;
+  /** PreCompact: `manual` or `auto`. */
+  trigger?: string;
+  /** Subagent events. */
+  agent_id?: string;
+  agent_type?: string;
+  [key: string]: unknown;
+}
+
+/** A hook written in code; it answers like a command hook's JSON. */
+export type ProgrammaticHook = (
+  payload: HookPayload,
+  ctx: { signal?: AbortSignal },
+) => HookOutput | void | Promise<HookOutput | void>;
+
+/** Programmatic hooks per event, each a function or `{matcher, hook}`. */
+export type ProgrammaticHooks = {
+  [E in HookEventName]?: Array<ProgrammaticHook | { matcher?: string; hook: ProgrammaticHook }>;
+};
+
+/** What the hooks of one event decided together. */
+export interface HookOutcome {
+  /** `deny` wins over `ask`, `ask` over `allow`. */
+  decision?: "allow" | "deny" | "ask";
+  reason?: string;
+  /** The input after every hook's rewrite (PreToolUse). */
+  updatedInput?: unknown;
+  /** Every hook's added context, joined. */
+  additionalContext?: string;
+  stop?: boolean;
+  /** Hooks that failed and were ignored. */
+  errors: HookExecutionError[];
+}
+
+export interface HookEngineOptions {
+  workspaceRoot: string;
+  /** Settings in code; they run in addition to `.heddle/settings.json`, after it. */
+  settings?: HookSettings;
+  /** Read `.heddle/settings.json` under the workspace (default true). */
+  loadSettingsFile?: boolean;
+  hooks?: ProgrammaticHooks;
+  sessionId?: string;
+  /** Asked when a PreToolUse hook answers `ask`; without it, `ask` denies. */
+  requestApproval?(
+    request: ToolApprovalRequest & { reason?: string },
+  ): ToolApprovalDecision | Promise<ToolApprovalDecision>;
+  /** Told about each failed hook (default: `console.warn`). The run goes on. */
+  onError?(error: HookExecutionError): void;
+  /** Extra variables for hook commands (they get this process's environment and `HEDDLE_PROJECT_DIR`). */
+  env?: { [name: string]: string };
+}
+
+/** Fields of a fired event besides the ones the engine fills in. */
+export type HookEventInput = Omit<HookPayload, "hook_event_name" | "cwd"> & { signal?: AbortSignal };
+
+/** The hook engine: `agentHooks` for the loop, and one method per session-level event. */
+export interface HookEngine {
+  /** PreToolUse → beforeTool, PostToolUse/PostToolUseFailure → afterTool, Stop → afterRun. */
+  readonly agentHooks: AgentHooks;
+  /** The merged settings (file first, then code). */
+  readonly settings: HookSettings;
+  /** Fires any event and combines the answers. */
+  run(event: HookEventName, input?: HookEventInput): Promise<HookOutcome>;
+  sessionStart(input?: HookEventInput): Promise<HookOutcome>;
+  /** `decision: "deny"` means the prompt is blocked; `additionalContext` goes with it to the model. */
+  userPromptSubmit(input: HookEventInput & { prompt: string }): Promise<HookOutcome>;
+  preCompact(input?: HookEventInput): Promise<HookOutcome>;
+  subagentStart(input?: HookEventInput): Promise<HookOutcome>;
+  subagentStop(input?: HookEventInput): Promise<HookOutcome>;
+  sessionEnd(input?: HookEventInput): Promise<HookOutcome>;
+}
+
+/** Which payload field a matcher is tested against, per event. */
+const MATCH_FIELD: { [E in HookEventName]?: keyof HookPayload } = {
+  PreToolUse: "tool_name",
+  PostToolUse: "tool_name",
+  PostToolUseFailure: "tool_name",
+  SessionStart: "source",
+  PreCompact: "trigger",
+  SubagentStart: "agent_type",
+  SubagentStop: "agent_type",
+};
+
+const PLAIN_STDOUT_IS_CONTEXT = new Set<HookEventName>(["SessionStart", "UserPromptSubmit"]);
+
+type Runner = {
+  matcher: string | undefined;
+  label: string;
+  run(payload: HookPayload, signal?: AbortSignal): Promise<HookDecision>;
+};
+
+/**
+ * Command hooks from `.heddle/settings.json` and from code, plus programmatic hooks, for the ten events.
+ * Hooks of an event run one after another in order (file, code settings, programmatic); a PreToolUse rewrite is
+ * seen by the next hook, and a deny ends the chain. Settings are read once, here.
+ */
+export function createHookEngine(options: HookEngineOptions): HookEngine {
+  const workspace = createWorkspace(options.workspaceRoot);
+  const fromFile = options.loadSettingsFile === false ? undefined : loadHookSettingsFile(workspace.root);
+  const fromCode = options.settings
+    ? parseHookSettings(options.settings, "the settings passed to createHookEngine")
+    : undefined;
+  const settings = mergeSettings(fromFile, fromCode);
+  const env = { ...process.env, HEDDLE_PROJECT_DIR: workspace.root, ...options.env };
+  const onError = options.onError ?? ((error: HookExecutionError) => console.warn(error.message));
+
+  const runners = (event: HookEventName): Runner[] => {
+    const list: Runner[] = [];
+    for (const group of settings.hooks?.[event] ?? []) {
+      for (const hook of group.hooks)
+        list.push({ matcher: group.matcher, label: hook.command, run: commandRunner(event, hook) });
+    }
+    for (const entry of options.hooks?.[event] ?? []) {
+      const fn = typeof entry === "function" ? entry : entry.hook;
+      const matcher = typeof entry === "function" ? undefined : entry.matcher;
+      list.push({
+        matcher,
+        label: fn.name || "programmatic hook",
+        run: async (payload, signal) => normalizeHookOutput(await fn(payload, signal ? { signal } : {})),
+      });
+    }
+    return list;
+  };
+
+  const commandRunner =
+    (event: HookEventName, hook: CommandHookConfig) =>
+    (payload: HookPayload, signal?: AbortSignal): Promise<HookDecision> =>
+      runCommandHook({
+        event,
+        hook,
+        payload,
+        cwd: workspace.root,
+        env,
+        plainStdoutIsContext: PLAIN_STDOUT_IS_CONTEXT.has(event),
+        ...(signal && { signal }),
+      });
+
+  const run = async (event: HookEventName, input: HookEventInput = {}): Promise<HookOutcome> => {
+    const { signal, ...fields } = input;
+    const payload: HookPayload = {
+      ...(options.sessionId !== undefined && { session_id: options.sessionId }),
+      ...fields,
+      cwd: workspace.root,
+      hook_event_name: event,
+    };
+    const field = MATCH_FIELD[event];
+    const subject = field ? (payload[field] as string | undefined) : undefined;
+    const outcome: HookOutcome = { errors: [] };
+    const contexts: string[] = [];
+    for (const runner of runners(event)) {
+      if (field && !matchesHook(runner.matcher, subject)) continue;
+      let decision: HookDecision;
+      try {
+        decision = await runner.run(payload, signal);
+      } catch (error) {
+        const failure =
+          error instanceof HookExecutionError
+            ? error
+            : new HookExecutionError(event, runner.label, `threw: ${(error as Error)?.message ?? String(error)}`);
+        outcome.errors.push(failure);
+        onError(failure);
+        continue;
+      }
+      if (decision.additionalContext) contexts.push(decision.additionalContext);
+      if (decision.updatedInput !== undefined) {
+        outcome.updatedInput = decision.updatedInput;
+        payload.tool_input = decision.updatedInput;
+      }
+      if (decision.stop) {
+        outcome.stop = true;
+        if (decision.reason) outcome.reason = decision.reason;
+      }
+      if (decision.decision === "deny") {
+        outcome.decision = "deny";
+        outcome.reason = decision.reason ?? `Denied by a ${event} hook.`;
+        break;
+      }
+      if (decision.decision === "ask" || (decision.decision === "allow" && outcome.decision === undefined)) {
+        outcome.decision = decision.decision;
+        if (decision.reason) outcome.reason = decision.reason;
+      }
+    }
+    if (contexts.length > 0) outcome.additionalContext = contexts.join("\n\n");
+    return outcome;
+  };
+
+  const beforeTool = async (ctx: BeforeToolContext): Promise<BeforeToolResult | void> => {
+    const outcome = await run("PreToolUse", {
+      ...(ctx.sessionId !== undefined && options.sessionId === undefined && { session_id: ctx.sessionId }),
+      tool_name: ctx.toolCall.toolName,
+      tool_input: ctx.input,
+      tool_use_id: ctx.toolCall.toolCallId,
+      signal: ctx.signal,
+    });
+    const result: BeforeToolResult = {};
+    if (outcome.additionalContext) result.appendContext = outcome.additionalContext;
+    if (outcome.stop) return { ...result, stop: true, reason: outcome.reason ?? "Stopped by a PreToolUse hook." };
+    let input = outcome.updatedInput;
+    if (outcome.decision === "deny") return { ...result, skip: true, reason: outcome.reason! };
+    if (outcome.decision === "ask") {
+      const why = outcome.reason ? `: ${outcome.reason}` : "";
+      if (!options.requestApproval) {
+        return { ...result, skip: true, reason: `A PreToolUse hook asked for approval and no one can approve${why}` };
+      }
+      const answer = await options.requestApproval({
+        toolCall: { toolCallId: ctx.toolCall.toolCallId, toolName: ctx.toolCall.toolName, input: input ?? ctx.input },
+        tool: ctx.tool,
+        input: input ?? ctx.input,
+        ...(outcome.reason !== undefined && { reason: outcome.reason }),
+      });
+      if (!answer.approved) return { ...result, skip: true, reason: answer.reason ?? `Not approved${why}` };
+      if (answer.updatedInput !== undefined) input = answer.updatedInput;
+    }
+    if (input !== undefined) result.input = input;
+    return Object.keys(result).length > 0 ? result : undefined;
+  };
+
+  const afterTool = async (ctx: AfterToolContext): Promise<AfterToolResult | void> => {
+    const failed = ctx.result.isError === true;
+    const text = toolOutputText(ctx.result.output);
+    const outcome = await run(failed ? "PostToolUseFailure" : "PostToolUse", {
+      ...(ctx.sessionId !== undefined && options.sessionId === undefined && { session_id: ctx.sessionId }),
+      tool_name: ctx.toolCall.toolName,
+      tool_input: ctx.input,
+      tool_use_id: ctx.toolCall.toolCallId,
+      ...(failed ? { error: text } : { tool_response: text }),
+      signal: ctx.signal,
+    });
+    // After the fact a deny cannot undo the call: its reason goes to the model, as Claude Code does with "block".
+    const context = [outcome.decision === "deny" ? outcome.reason : undefined, outcome.additionalContext].filter(
+      Boolean,
+    );
+    const result: AfterToolResult = {};
+    if (context.length > 0) result.appendContext = context.join("\n\n");
+    if (outcome.stop) Object.assign(result, { stop: true, reason: outcome.reason ?? "Stopped by a PostToolUse hook." });
+    return Object.keys(result).length > 0 ? result : undefined;
+  };
+
+  const agentHooks: AgentHooks = {
+    beforeTool,
+    afterTool,
+    afterRun: async (ctx) => {
+      await run("Stop", {
+        ...(ctx.sessionId !== undefined && options.sessionId === undefined && { session_id: ctx.sessionId }),
+        reason: ctx.result.reason,
+        status: ctx.result.status,
+        output_text: ctx.result.outputText,
+      });
+    },
+  };
+
+  return {
+    agentHooks,
+    settings,
+    run,
+    sessionStart: (input) => run("SessionStart", input),
+    userPromptSubmit: (input) => run("UserPromptSubmit", input),
+    preCompact: (input) => run("PreCompact", input),
+    subagentStart: (input) => run("SubagentStart", input),
+    subagentStop: (input) => run("SubagentStop", input),
+    sessionEnd: (input) => run("SessionEnd", input),
+  };
+}
+
+function mergeSettings(...all: Array<HookSettings | undefined>): HookSettings {
+  const hooks: NonNullable<HookSettings["hooks"]> = {};
+  for (const settings of all) {
+    for (const event of HOOK_EVENTS) {
+      const groups = settings?.hooks?.[event];
+      if (groups) hooks[event] = [...(hooks[event] ?? []), ...groups];
+    }
+  }
+  return { hooks };
+}

@@ -1,0 +1,123 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { AgentPlugin, AgentTool, PluginSetupContext, PluginSetupResult } from "@heddle/shared";
+
+/** Where a plugin failed: importing its module, reading its export, or running its `setup`. */
+export type PluginLoadStage = "import" | "shape" | "setup";
+
+/** A plugin that did not load; the others did. */
+export interface PluginLoadFailure {
+  path: string;
+  /** Known once the module exported a plugin. */
+  name?: string;
+  stage: PluginLoadStage;
+  error: Error;
+}
+
+/** A loaded plugin and the tools it gave, under their final names. */
+export interface LoadedPlugin {
+  plugin: AgentPlugin;
+  path: string;
+  /** `original → final` for tools renamed `<plugin>__<tool>` because their name was taken. */
+  renamedTools: { [original: string]: string };
+}
+
+export interface LoadPluginsResult {
+  /** Ready for `AgentRuntimeConfig.plugins` / a session's `plugins`. */
+  plugins: AgentPlugin[];
+  loaded: LoadedPlugin[];
+  failures: PluginLoadFailure[];
+}
+
+export interface LoadPluginsContext extends Partial<PluginSetupContext> {
+  /** Relative plugin paths are resolved against this (default `process.cwd()`). */
+  baseDir?: string;
+  /** Tool names already in use (the default tools, MCP tools): a plugin tool with one of them is renamed. */
+  reservedToolNames?: Iterable<string>;
+}
+
+const MAX_TOOL_NAME = 64;
+
+/**
+ * Imports ESM plugin modules (default export, or a named `plugin`, shaped `{name, setup}`) and runs each
+ * `setup` once, now, so a plugin that throws on import or in setup is reported and the rest still load. A tool
+ * whose name is taken (reserved, or by an earlier plugin) becomes `<plugin>__<tool>`. The plugins returned
+ * hand back that one setup's result, with those names.
+ */
+export async function loadPlugins(paths: readonly string[], ctx: LoadPluginsContext = {}): Promise<LoadPluginsResult> {
+  const baseDir = ctx.baseDir ?? process.cwd();
+  const setupContext: PluginSetupContext = {
+    agentId: ctx.agentId ?? "plugin-loader",
+    ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
+    ...(ctx.conversationId !== undefined && { conversationId: ctx.conversationId }),
+    metadata: ctx.metadata ?? {},
+  };
+  const taken = new Set<string>(ctx.reservedToolNames ?? []);
+  const names = new Set<string>();
+  const result: LoadPluginsResult = { plugins: [], loaded: [], failures: [] };
+
+  for (const given of paths) {
+    const file = path.resolve(baseDir, given);
+    const fail = (stage: PluginLoadStage, error: unknown, name?: string) =>
+      result.failures.push({ path: file, stage, error: asError(error), ...(name !== undefined && { name }) });
+
+    let module: { default?: unknown; plugin?: unknown };
+    try {
+      module = await import(pathToFileURL(file).href);
+    } catch (error) {
+      fail("import", error);
+      continue;
+    }
+    const candidate = module.plugin ?? module.default;
+    const shapeError = checkShape(candidate, names);
+    if (shapeError) {
+      fail("shape", new Error(`${file}: ${shapeError}`), (candidate as { name?: string })?.name);
+      continue;
+    }
+    const plugin = candidate as AgentPlugin;
+    let setup: PluginSetupResult;
+    try {
+      setup = (await plugin.setup(setupContext)) ?? {};
+    } catch (error) {
+      fail("setup", error, plugin.name);
+      continue;
+    }
+    const renamedTools: { [original: string]: string } = {};
+    const tools = (setup.tools ?? []).map((tool): AgentTool => {
+      if (!taken.has(tool.name)) {
+        taken.add(tool.name);
+        return tool;
+      }
+      const renamed = `${safeName(plugin.name)}__${tool.name}`.slice(0, MAX_TOOL_NAME);
+      renamedTools[tool.name] = renamed;
+      taken.add(renamed);
+      return { ...tool, name: renamed };
+    });
+    names.add(plugin.name);
+    const finalSetup: PluginSetupResult = { ...setup, tools };
+    const loaded: AgentPlugin = { name: plugin.name, setup: () => finalSetup };
+    result.plugins.push(loaded);
+    result.loaded.push({ plugin: loaded, path: file, renamedTools });
+  }
+  return result;
+}
+
+function checkShape(candidate: unknown, names: Set<string>): string | undefined {
+  if (!candidate || typeof candidate !== "object") {
+    return "exports no plugin: export default (or `export const plugin =`) an object { name, setup }.";
+  }
+  const { name, setup } = candidate as { name?: unknown; setup?: unknown };
+  if (typeof name !== "string" || name.length === 0) return "the plugin has no `name` string.";
+  if (typeof setup !== "function") return `plugin "${name}" has no \`setup\` function.`;
+  if (names.has(name)) return `a plugin named "${name}" is already loaded.`;
+  return undefined;
+}
+
+/** Plugin names become tool-name prefixes, which vendors limit to letters, digits, `_` and `-`. */
+function safeName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,100 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createDefaultTools } from "./default-tools.js";
+import { findTool, makeTempDir, runTool } from "./test-utils.js";
+
+let root: string;
+let cleanup: () => Promise<void>;
+let tools: ReturnType<typeof createDefaultTools>;
+
+beforeEach(async () => {
+  ({ dir: root, cleanup } = await makeTempDir());
+  const files: { [rel: string]: string } = {
+    ".gitignore": "dist/\n*.log\n",
+    "src/main.ts": "export const answer = 42;\nconsole.log(answer);\n",
+    "src/util.ts": "// helper\nexport function twice(x: number) {\n  return x * 2;\n}\n",
+    "src/gen/.gitignore": "*.gen.ts\n!keep.gen.ts\n",
+    "src/gen/a.gen.ts": "export const answer = 1;\n",
+    "src/gen/keep.gen.ts": "export const answer = 2;\n",
+    "dist/main.js": "const answer = 42;\n",
+    "debug.log": "answer\n",
+    "node_modules/dep/index.js": "answer\n",
+    ".git/config": "answer\n",
+    "README.md": "# Demo\n",
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+    await writeFile(path.join(root, rel), text);
+  }
+  await writeFile(path.join(root, "image.bin"), Buffer.from([0, 97, 110, 115, 119, 101, 114]));
+  tools = createDefaultTools({ workspaceRoot: root, preset: "read-only", search: { ripgrep: false } });
+});
+afterEach(() => cleanup());
+
+describe("list_files", () => {
+  it("lists files, skipping .git, node_modules and .gitignored paths (nested rules and re-includes too)", async () => {
+    const out = await runTool(findTool(tools, "list_files"), {});
+    expect(out.split("\n")).toEqual(
+      [
+        ".gitignore",
+        "image.bin",
+        "README.md",
+        "src/gen/.gitignore",
+        "src/gen/keep.gen.ts",
+        "src/main.ts",
+        "src/util.ts",
+      ].sort(),
+    );
+  });
+
+  it("filters by glob and folder, and caps the listing", async () => {
+    const list = findTool(tools, "list_files");
+    expect(await runTool(list, { pattern: "**/*.ts", path: "src" })).toBe(
+      "src/gen/keep.gen.ts\nsrc/main.ts\nsrc/util.ts",
+    );
+    const capped = createDefaultTools({ workspaceRoot: root, preset: "read-only", maxListEntries: 2 });
+    expect(await runTool(findTool(capped, "list_files"), {})).toMatch(/\[showing 2 of 7 files/);
+  });
+
+  it("refuses escaping globs and folders, and reports a missing folder", async () => {
+    const list = findTool(tools, "list_files");
+    await expect(runTool(list, { pattern: "../**" })).rejects.toThrow(/outside the workspace/);
+    await expect(runTool(list, { path: ".." })).rejects.toThrow(/outside the workspace/);
+    await expect(runTool(list, { path: "nope" })).rejects.toThrow(/Folder not found: nope/);
+  });
+});
+
+describe("search (JS fallback)", () => {
+  it("finds regex matches as path:line:text, skipping ignored and binary files", async () => {
+    const out = await runTool(findTool(tools, "search"), { pattern: "answer\\s*=" });
+    expect(out.split("\n")).toEqual([
+      "src/gen/keep.gen.ts:1:export const answer = 2;",
+      "src/main.ts:1:export const answer = 42;",
+    ]);
+  });
+
+  it("shows context lines and narrows by path and glob", async () => {
+    const search = findTool(tools, "search");
+    expect(await runTool(search, { pattern: "return", path: "src", glob: "util.ts", context: 1 })).toBe(
+      "src/util.ts-2-export function twice(x: number) {\nsrc/util.ts:3:  return x * 2;\nsrc/util.ts-4-}",
+    );
+    expect(await runTool(search, { pattern: "zzz" })).toBe("No matches for /zzz/.");
+  });
+
+  it("caps its output and refuses a bad regex", async () => {
+    await writeFile(path.join(root, "many.txt"), "hit\n".repeat(50));
+    const capped = createDefaultTools({
+      workspaceRoot: root,
+      preset: "read-only",
+      search: { ripgrep: false, maxLines: 5 },
+    });
+    const out = await runTool(findTool(capped, "search"), { pattern: "hit" });
+    expect(out.split("\n")).toHaveLength(6);
+    expect(out).toMatch(/output cut at 5 lines/);
+    await expect(runTool(findTool(tools, "search"), { pattern: "(" })).rejects.toThrow(/Invalid regular expression/);
+    await expect(runTool(findTool(tools, "search"), { pattern: "x", path: "../" })).rejects.toThrow(
+      /outside the workspace/,
+    );
+  });
+});

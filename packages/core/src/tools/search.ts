@@ -1,0 +1,173 @@
+import { spawn } from "node:child_process";
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { type AgentTool, createTool } from "@heddle/shared";
+import { z } from "zod";
+import { ToolInputError } from "./errors.js";
+import { walkWorkspaceFiles } from "./file-walk.js";
+import { looksBinary } from "./read-file.js";
+import type { Workspace } from "./workspace.js";
+
+/** Options of the `search` tool. */
+export interface SearchOptions {
+  /** Use ripgrep: `"auto"` (default) when `rg` is on PATH, `false` never, or a path to the binary. */
+  ripgrep?: "auto" | false | string;
+  /** Output lines kept (matches and context; default 200). */
+  maxLines?: number;
+  /** Longer lines are cut (default 400 characters). */
+  maxLineChars?: number;
+  /** Files larger than this are skipped by the JS search (default 1 MiB). */
+  maxFileBytes?: number;
+}
+
+const inputSchema = z.object({
+  pattern: z.string().min(1).describe("Regular expression (JavaScript / ripgrep syntax)."),
+  path: z.string().optional().describe("File or folder to search, relative to the workspace root (default: root)."),
+  glob: z.string().optional().describe('Only files matching this glob, e.g. "**/*.ts".'),
+  context: z.number().int().min(0).max(20).optional().describe("Lines of context around each match."),
+});
+
+/**
+ * `search {pattern, path?, glob?, context?}`: a regex over workspace files, `path:line:text` per match. Runs
+ * ripgrep when it is on PATH, else a JS search with the same rules (skips .git, node_modules, .gitignored, binary).
+ */
+export function createSearchTool(workspace: Workspace, options: SearchOptions = {}): AgentTool {
+  const maxLines = options.maxLines ?? 200;
+  const maxLineChars = options.maxLineChars ?? 400;
+  const maxFileBytes = options.maxFileBytes ?? 1024 * 1024;
+  let ripgrep: Promise<string | undefined> | undefined;
+  return createTool({
+    name: "search",
+    description:
+      "Search file contents with a regular expression. Output is `path:line:text` per matching line (context " +
+      `lines use \`-\`). Skips .git, node_modules, .gitignored and binary files; at most ${maxLines} lines.`,
+    input: inputSchema,
+    readOnly: true,
+    async execute(input, ctx) {
+      let regex: RegExp;
+      try {
+        regex = new RegExp(input.pattern);
+      } catch (error) {
+        throw new ToolInputError(
+          "invalid_pattern",
+          `Invalid regular expression ${JSON.stringify(input.pattern)}: ${(error as Error).message}`,
+        );
+      }
+      const target = await workspace.resolve(input.path ?? ".");
+      const info = await stat(target).catch(() => undefined);
+      if (!info) throw new ToolInputError("not_found", `Not found: ${workspace.display(target)}.`);
+      ripgrep ??= findRipgrep(options.ripgrep ?? "auto");
+      const rg = await ripgrep;
+      const lines = rg
+        ? await searchWithRipgrep(rg, workspace, target, input, maxLines + 1, ctx.signal)
+        : await searchWithJs(workspace, target, info.isDirectory(), regex, input, maxLines + 1, maxFileBytes);
+      if (lines.length === 0) return `No matches for /${input.pattern}/.`;
+      const cut = lines
+        .slice(0, maxLines)
+        .map((line) => (line.length > maxLineChars ? `${line.slice(0, maxLineChars)}…` : line));
+      if (lines.length > maxLines) cut.push(`[output cut at ${maxLines} lines; narrow the pattern, path or glob]`);
+      return cut.join("\n");
+    },
+  });
+}
+
+type SearchInput = z.output<typeof inputSchema>;
+
+async function searchWithJs(
+  workspace: Workspace,
+  target: string,
+  isDir: boolean,
+  regex: RegExp,
+  input: SearchInput,
+  limit: number,
+  maxFileBytes: number,
+): Promise<string[]> {
+  const files = isDir
+    ? await walkWorkspaceFiles(workspace, { dir: target, ...(input.glob !== undefined && { pattern: input.glob }) })
+    : [workspace.display(target)];
+  const context = input.context ?? 0;
+  const out: string[] = [];
+  for (const rel of files) {
+    const real = path.join(workspace.root, rel);
+    const info = await stat(real).catch(() => undefined);
+    if (!info || info.size > maxFileBytes) continue;
+    const bytes = await readFile(real).catch(() => undefined);
+    if (!bytes || looksBinary(bytes)) continue;
+    const lines = bytes.toString("utf8").split(/\r?\n/);
+    let lastShown = -1;
+    for (let i = 0; i < lines.length; i++) {
+      if (!regex.test(lines[i]!)) continue;
+      const from = Math.max(i - context, lastShown + 1);
+      if (context > 0 && lastShown >= 0 && from > lastShown + 1) out.push("--");
+      for (let j = from; j <= Math.min(lines.length - 1, i + context); j++) {
+        if (j <= lastShown) continue;
+        const sep = j === i || regex.test(lines[j]!) ? ":" : "-";
+        out.push(`${rel}${sep}${j + 1}${sep}${lines[j]}`);
+        lastShown = j;
+        if (out.length >= limit) return out;
+      }
+    }
+  }
+  return out;
+}
+
+async function findRipgrep(setting: "auto" | false | string): Promise<string | undefined> {
+  if (setting === false) return undefined;
+  const binary = setting === "auto" ? "rg" : setting;
+  return new Promise((resolve) => {
+    const child = spawn(binary, ["--version"], { stdio: "ignore" });
+    child.on("error", () => resolve(undefined));
+    child.on("exit", (code) => resolve(code === 0 ? binary : undefined));
+  });
+}
+
+function searchWithRipgrep(
+  rg: string,
+  workspace: Workspace,
+  target: string,
+  input: SearchInput,
+  limit: number,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const args = [
+    "--line-number",
+    "--no-heading",
+    "--color",
+    "never",
+    "--hidden",
+    "--no-require-git",
+    "--glob",
+    "!.git",
+    "--glob",
+    "!node_modules",
+  ];
+  if (input.context) args.push("--context", String(input.context));
+  if (input.glob) args.push("--glob", input.glob);
+  args.push("--regexp", input.pattern, "--", path.relative(workspace.root, target) || ".");
+  return new Promise((resolve, reject) => {
+    const child = spawn(rg, args, { cwd: workspace.root, stdio: ["ignore", "pipe", "pipe"], signal });
+    const lines: string[] = [];
+    let pending = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      pending += chunk;
+      const parts = pending.split("\n");
+      pending = parts.pop()!;
+      for (const line of parts) if (lines.length < limit) lines.push(line.startsWith("./") ? line.slice(2) : line);
+      if (lines.length >= limit) child.kill();
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (pending && lines.length < limit) lines.push(pending);
+      // 1 is "no match"; a kill after the cap is not an error either.
+      if (code === 2 && lines.length === 0) {
+        reject(new ToolInputError("invalid_pattern", `ripgrep failed: ${stderr.trim()}`));
+      } else resolve(lines);
+    });
+  });
+}
