@@ -237,6 +237,26 @@ describe("AgentRuntime tool calls", () => {
     expect(result.permissionDenials.map((d) => d.toolName)).toEqual(["other"]);
   });
 
+  it("denies a call whose policy asks for approval when no approver is configured", async () => {
+    let ran = 0;
+    const model = createScriptedModel([
+      { toolCalls: [{ id: "1", name: "echo", input: { text: "x" } }] },
+      { text: "ok" },
+    ]);
+    const result = await new AgentRuntime({
+      model,
+      tools: [echoTool({ execute: () => `ran ${++ran}` })],
+      toolPolicies: { echo: { autoApprove: false } },
+    }).run("go");
+    expect(ran).toBe(0);
+    expect(toolResults(result.messages)).toMatchObject([
+      { isError: true, output: expect.stringContaining("no approver is configured") },
+    ]);
+    expect(result.permissionDenials).toMatchObject([
+      { toolName: "echo", reason: expect.stringContaining("no approver") },
+    ]);
+  });
+
   it("runs none of the calls of a response cut at max-tokens, tells the model, and goes on", async () => {
     let ran = 0;
     const model = createScriptedModel([

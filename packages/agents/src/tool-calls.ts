@@ -129,6 +129,15 @@ async function prepare(run: RunExecution, { part: call, parse }: AssembledToolCa
 
   const policy = policyFor(config.toolPolicies, call.toolName);
   const autoApprove = policy.autoApprove ?? tool.readOnly === true;
+  // A policy that explicitly asks for approval never runs silently: with no one to ask, the call is denied.
+  if (!config.requestToolApproval && policy.autoApprove === false) {
+    const reason = "this tool needs approval and no approver is configured";
+    run.permissionDenials.push({ toolCallId: call.toolCallId, toolName: call.toolName, input, reason });
+    return answered(
+      errorResult(call, `Permission to run "${call.toolName}" was not granted: ${reason}. Choose another approach.`),
+      tool,
+    );
+  }
   if (config.requestToolApproval && !autoApprove) {
     let decision: { approved: boolean; reason?: string; updatedInput?: unknown };
     try {
@@ -168,7 +177,8 @@ async function prepare(run: RunExecution, { part: call, parse }: AssembledToolCa
       input = updated.value;
     }
   }
-  return { call, tool, input, startedAt };
+  // The tool's duration counts from here: the wait for hooks and for a person's approval is not the tool's.
+  return { call, tool, input, startedAt: Date.now() };
 }
 
 async function execute(run: RunExecution, prepared: PreparedCall): Promise<ToolResultPart> {
