@@ -1,8 +1,24 @@
 #!/usr/bin/env bash
-# Installs pnpm (pinned) and the workspace's dependencies on a machine that has only Node 20 and npm.
+# Installs what the workspace needs on a machine that has only Node 20 and npm:
+# pnpm (pinned), the dependencies, and two system programs the end-to-end tests drive:
+# tmux (the coding agent's terminal test) and Chromium (the browser example's test).
 # Sourced by .ci/run; also runnable on its own: `bash scripts/bootstrap.sh`.
 set -euo pipefail
 PNPM_VERSION=12.4.2
+
+missing=()
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+[ -x "${HEDDLE_CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
+if [ ${#missing[@]} -gt 0 ]; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "bootstrap: installing ${missing[*]} from Debian's packages"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "bootstrap: please install ${missing[*]} (the terminal and browser tests need them)" >&2
+  fi
+fi
+
 # better-sqlite3 compiles against Node's own headers; without this node-gyp tries to download them.
 node_prefix="$(dirname "$(dirname "$(command -v node)")")"
 if [ -f "$node_prefix/include/node/node.h" ]; then export npm_config_nodedir="$node_prefix"; fi

@@ -1,0 +1,99 @@
+import { parseArgs } from "node:util";
+
+/** The command line, parsed and checked. */
+export interface CliOptions {
+  demo: boolean;
+  interactive: boolean;
+  print?: string;
+  json: boolean;
+  resume?: string;
+  preset: "read-only" | "edit" | "full";
+  maxBudgetUsd?: number;
+  provider?: string;
+  model?: string;
+  cwd: string;
+  yes: boolean;
+  help: boolean;
+}
+
+/** A bad command line: the message says which flag and what it accepts. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+const PRESETS = ["read-only", "edit", "full"] as const;
+
+export const HELP = `heddle-code: a coding agent in your terminal, built on Heddle.
+
+Usage:
+  heddle-code                      interactive session in the current folder
+  heddle-code -p "task"            print mode: run one task, print the answer, exit (0 completed, 1 otherwise)
+  heddle-code --demo               offline demo: a scripted demo model fixes a bug in a sample project
+
+Options:
+  -p, --print <task>        run one task non-interactively
+      --json                with -p: one JSON event per line on stdout
+      --resume <id>         continue a stored session
+      --preset <name>       read-only | edit | full (default: edit; the demo uses full)
+      --max-budget-usd <n>  stop a turn once it has cost this much
+      --provider <id>       anthropic | openai | openai-chat | gemini | ollama | openrouter | ...
+      --model <id>          model id for the provider
+      --cwd <dir>           the workspace (default: the current folder)
+  -y, --yes                 approve every tool call without asking
+  -i, --interactive         with --demo: open the interactive session on the demo model
+  -h, --help                this text
+`;
+
+/** Parses argv (without node and the script). */
+export function parseCliArgs(argv: string[], cwd = process.cwd()): CliOptions {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: false,
+      options: {
+        demo: { type: "boolean", default: false },
+        interactive: { type: "boolean", short: "i", default: false },
+        print: { type: "string", short: "p" },
+        json: { type: "boolean", default: false },
+        resume: { type: "string" },
+        preset: { type: "string" },
+        "max-budget-usd": { type: "string" },
+        provider: { type: "string" },
+        model: { type: "string" },
+        cwd: { type: "string" },
+        yes: { type: "boolean", short: "y", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const v = parsed.values as Record<string, string | boolean | undefined>;
+  const preset = (v.preset as string | undefined) ?? (v.demo ? "full" : "edit");
+  if (!PRESETS.includes(preset as (typeof PRESETS)[number])) {
+    throw new UsageError(`--preset must be one of ${PRESETS.join(", ")} (got "${preset}")`);
+  }
+  let maxBudgetUsd: number | undefined;
+  if (v["max-budget-usd"] !== undefined) {
+    maxBudgetUsd = Number(v["max-budget-usd"]);
+    if (!Number.isFinite(maxBudgetUsd) || maxBudgetUsd <= 0) {
+      throw new UsageError(`--max-budget-usd must be a positive number (got "${v["max-budget-usd"]}")`);
+    }
+  }
+  if (v.json && v.print === undefined && !v.demo) throw new UsageError("--json works with -p/--print (or --demo)");
+  return {
+    demo: Boolean(v.demo),
+    interactive: Boolean(v.interactive),
+    ...(typeof v.print === "string" && { print: v.print }),
+    json: Boolean(v.json),
+    ...(typeof v.resume === "string" && { resume: v.resume }),
+    preset: preset as CliOptions["preset"],
+    ...(maxBudgetUsd !== undefined && { maxBudgetUsd }),
+    ...(typeof v.provider === "string" && { provider: v.provider }),
+    ...(typeof v.model === "string" && { model: v.model }),
+    cwd: typeof v.cwd === "string" ? v.cwd : cwd,
+    yes: Boolean(v.yes),
+    help: Boolean(v.help),
+  };
+}

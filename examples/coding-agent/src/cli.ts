@@ -1,0 +1,89 @@
+import { cpSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { HELP, parseCliArgs, UsageError } from "./args.js";
+import { createDemoModel, DEMO_TASK } from "./demo-model.js";
+import { openStore, startSession } from "./host.js";
+import { runInteractive } from "./interactive.js";
+import { runTask } from "./print-mode.js";
+import { NoModelError, resolveModel } from "./provider.js";
+import { TerminalRenderer } from "./render.js";
+import { verifyDemo } from "./verify-demo.js";
+
+async function main(argv: string[]): Promise<number> {
+  const options = parseCliArgs(argv);
+  if (options.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const color = !process.env.NO_COLOR && Boolean(process.stdout.isTTY);
+  const renderer = new TerminalRenderer({
+    write: (s) => process.stdout.write(s),
+    color,
+    tty: Boolean(process.stdout.isTTY),
+  });
+
+  let workspaceRoot = options.cwd;
+  if (options.demo) {
+    workspaceRoot = mkdtempSync(join(tmpdir(), "heddle-demo-"));
+    cpSync(fileURLToPath(new URL("../sample-project", import.meta.url)), workspaceRoot, { recursive: true });
+    if (!options.json) {
+      renderer.line(renderer.yellow("DEMO — a scripted demo model, not a real one, plays the model's part."));
+      renderer.line(
+        renderer.dim("Everything else is real: the agent loop, the tools (a real shell, real file edits) and the"),
+      );
+      renderer.line(
+        renderer.dim(`SQLite session store. Workspace: a fresh copy of the sample project in ${workspaceRoot}`),
+      );
+      renderer.line();
+    }
+  }
+  const model = options.demo ? createDemoModel() : resolveModel(options);
+  const store = openStore(workspaceRoot);
+  try {
+    if (options.print !== undefined || (options.demo && !options.interactive)) {
+      const task = options.print ?? DEMO_TASK;
+      const session = await startSession(
+        {
+          workspaceRoot,
+          model,
+          preset: options.preset,
+          ...(options.maxBudgetUsd !== undefined && { maxBudgetUsd: options.maxBudgetUsd }),
+          // Print mode has no one to ask: only --yes (or the preset's auto-approval) lets a call run.
+          ...(options.yes && { approve: async () => ({ approved: true }) }),
+        },
+        store,
+        options.resume,
+      );
+      if (!options.json) renderer.line(renderer.cyan(`> ${task}`));
+      const result = await runTask(session, task, { json: options.json, renderer });
+      if (!options.json) {
+        if (result.reason === "completion_tool") renderer.line(`\n${result.outputText}`);
+        renderer.line(renderer.dim(`session ${session.id} · resume with --resume ${session.id}`));
+      }
+      await session.close();
+      if (options.demo && !options.json)
+        return (await verifyDemo(workspaceRoot, renderer)) && result.status === "completed" ? 0 : 1;
+      return result.status === "completed" ? 0 : 1;
+    }
+    return await runInteractive({ options, workspaceRoot, model, store, renderer });
+  } finally {
+    await store.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof NoModelError) {
+      process.stderr.write(
+        `heddle-code: ${error.message}\n${error instanceof UsageError ? "Run heddle-code --help.\n" : ""}`,
+      );
+      process.exit(2);
+    }
+    const named = error as { name?: string; message?: string };
+    process.stderr.write(`heddle-code: ${named?.name ?? "Error"}: ${named?.message ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,137 @@
+import { emitKeypressEvents } from "node:readline";
+import { createInterface, type Interface } from "node:readline/promises";
+import type { SessionRuntime, SqliteSessionStore } from "@heddle/core";
+import type { AgentModel, ToolApprovalDecision, ToolApprovalRequest } from "@heddle/shared";
+import type { CliOptions } from "./args.js";
+import { type HostConfig, startSession } from "./host.js";
+import { runTask } from "./print-mode.js";
+import { describeCall, type TerminalRenderer } from "./render.js";
+import { runSlashCommand } from "./slash-commands.js";
+
+export interface InteractiveContext {
+  options: CliOptions;
+  workspaceRoot: string;
+  model: AgentModel;
+  store: SqliteSessionStore;
+  renderer: TerminalRenderer;
+}
+
+/** The state slash commands act on. */
+export interface ReplState {
+  session: SessionRuntime;
+  config: HostConfig;
+  store: SqliteSessionStore;
+  renderer: TerminalRenderer;
+  /** Tools the person answered "always" for, this process. */
+  alwaysAllow: Set<string>;
+  /** Replaces the current session (resume, fork, model switch). */
+  switchTo(session: SessionRuntime): Promise<void>;
+}
+
+/** The interactive session: a prompt, streamed turns, approvals, slash commands, Esc/Ctrl-C to abort. */
+export async function runInteractive(context: InteractiveContext): Promise<number> {
+  const { renderer, store } = context;
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
+  let running = false;
+  let lastInterrupt = 0;
+  const alwaysAllow = new Set<string>();
+
+  const approve = async (request: ToolApprovalRequest): Promise<ToolApprovalDecision> => {
+    const name = request.toolCall.toolName;
+    if (alwaysAllow.has(name)) return { approved: true };
+    renderer.stopSpinner();
+    renderer.endLine();
+    const call = { type: "tool-call" as const, ...request.toolCall };
+    const answer = await ask(rl, renderer.yellow(`Allow ${name} ${describeCall(call)}? [y]es / [n]o / [a]lways: `));
+    if (answer === "a" || answer === "always") {
+      alwaysAllow.add(name);
+      return { approved: true };
+    }
+    if (answer === "y" || answer === "yes") return { approved: true };
+    return { approved: false, reason: "The user declined this call." };
+  };
+
+  const config: HostConfig = {
+    workspaceRoot: context.workspaceRoot,
+    model: context.model,
+    preset: context.options.preset,
+    ...(context.options.maxBudgetUsd !== undefined && { maxBudgetUsd: context.options.maxBudgetUsd }),
+    approve: context.options.yes ? async () => ({ approved: true }) : approve,
+    askUser: (question) => ask(rl, renderer.cyan(`? ${question}\n> `)),
+  };
+  const state: ReplState = {
+    session: await startSession(config, store, context.options.resume),
+    config,
+    store,
+    renderer,
+    alwaysAllow,
+    async switchTo(session) {
+      await state.session.close();
+      state.session = session;
+    },
+  };
+
+  renderer.line(
+    renderer.dim(`heddle-code · ${context.model.provider}/${context.model.modelId} · ${context.workspaceRoot}`),
+  );
+  renderer.line(renderer.dim(`session ${state.session.id} · /help for commands · Esc or Ctrl-C stops a turn`));
+
+  // Esc aborts a running turn. Keypress events only exist on a terminal.
+  if (process.stdin.isTTY) {
+    emitKeypressEvents(process.stdin);
+    process.stdin.on("keypress", (_text, key: { name?: string } | undefined) => {
+      if (key?.name === "escape" && running) state.session.abort("interrupted (Esc)");
+    });
+  }
+  rl.on("SIGINT", () => {
+    if (running) {
+      state.session.abort("interrupted (Ctrl-C)");
+      return;
+    }
+    const now = Date.now();
+    if (now - lastInterrupt < 2000) {
+      rl.close();
+      return;
+    }
+    lastInterrupt = now;
+    renderer.line(renderer.dim("(Ctrl-C again to exit)"));
+    rl.prompt();
+  });
+
+  const closed = new Promise<void>((resolve) => rl.once("close", resolve));
+  rl.setPrompt("› ");
+  rl.prompt();
+  rl.on("line", async (raw) => {
+    const line = raw.trim();
+    if (running) return; // typed while a turn runs (approval answers are taken by rl.question)
+    if (line === "") return rl.prompt();
+    if (line.startsWith("/")) {
+      const exit = await runSlashCommand(line, state).catch((error: Error) => {
+        renderer.line(renderer.red(`${error.name}: ${error.message}`));
+        return false;
+      });
+      if (exit) return rl.close();
+      return rl.prompt();
+    }
+    running = true;
+    try {
+      const result = await runTask(state.session, line, { json: false, renderer });
+      if (result.status === "aborted" && result.reason === "aborted") renderer.line(renderer.yellow("(turn stopped)"));
+      if (result.status === "failed" && result.error)
+        renderer.line(renderer.red(`model error: ${result.error.message}`));
+    } catch (error) {
+      renderer.line(renderer.red(`${(error as Error).name}: ${(error as Error).message}`));
+    } finally {
+      running = false;
+    }
+    rl.prompt();
+  });
+  await closed;
+  renderer.endLine();
+  await state.session.close();
+  return 0;
+}
+
+async function ask(rl: Interface, question: string): Promise<string> {
+  return (await rl.question(question)).trim().toLowerCase();
+}

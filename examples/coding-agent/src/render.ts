@@ -1,0 +1,163 @@
+import type { AgentRunResult, AgentUsage, ToolCallPart, ToolResultPart } from "@heddle/shared";
+import { toolOutputText } from "@heddle/shared";
+
+/** Where the renderer writes, and whether it may use colour and redraw lines. */
+export interface RenderTarget {
+  write(text: string): void;
+  color: boolean;
+  /** Spinners redraw the current line: only on a terminal. */
+  tty: boolean;
+}
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** Renders one session's events for a person: streamed text, dimmed reasoning, one line per tool call, diffs. */
+export class TerminalRenderer {
+  #spinner: ReturnType<typeof setInterval> | undefined;
+  #spinnerLine = "";
+  #atLineStart = true;
+  #inReasoning = false;
+
+  constructor(private readonly out: RenderTarget) {}
+
+  dim = (s: string) => this.#style(s, 2);
+  red = (s: string) => this.#style(s, 31);
+  green = (s: string) => this.#style(s, 32);
+  yellow = (s: string) => this.#style(s, 33);
+  cyan = (s: string) => this.#style(s, 36);
+
+  #style(text: string, code: number): string {
+    return this.out.color ? `\x1b[${code}m${text}\x1b[0m` : text;
+  }
+
+  /** Writes text, keeping track of whether the cursor is at a line start. */
+  write(text: string): void {
+    if (text.length === 0) return;
+    this.stopSpinner();
+    this.out.write(text);
+    this.#atLineStart = text.endsWith("\n");
+  }
+
+  line(text = ""): void {
+    this.endLine();
+    this.write(`${text}\n`);
+  }
+
+  endLine(): void {
+    if (this.#inReasoning) this.#inReasoning = false;
+    if (!this.#atLineStart) this.write("\n");
+  }
+
+  text(delta: string): void {
+    if (this.#inReasoning) {
+      this.#inReasoning = false;
+      this.endLine();
+    }
+    this.write(delta);
+  }
+
+  reasoning(delta: string): void {
+    if (!this.#inReasoning) {
+      this.endLine();
+      this.#inReasoning = true;
+      // Without colour, dimming cannot set reasoning apart: label it instead.
+      if (!this.out.color) this.write("(thinking) ");
+    }
+    this.write(this.dim(delta));
+  }
+
+  toolStarted(call: ToolCallPart): void {
+    this.endLine();
+    this.#spinnerLine = `${call.toolName} ${describeCall(call)}`;
+    if (!this.out.tty) {
+      this.write(`${this.dim("…")} ${this.#spinnerLine}\n`);
+      return;
+    }
+    let frame = 0;
+    const draw = () => this.out.write(`\r\x1b[2K${this.cyan(SPINNER[frame++ % SPINNER.length]!)} ${this.#spinnerLine}`);
+    draw();
+    this.#spinner = setInterval(draw, 80);
+    this.#spinner.unref?.();
+  }
+
+  toolFinished(call: ToolCallPart, result: ToolResultPart, durationMs: number): void {
+    this.stopSpinner();
+    const output = toolOutputText(result.output);
+    const mark = result.isError ? this.red("✗") : this.green("✓");
+    const seconds = durationMs >= 1000 ? ` ${(durationMs / 1000).toFixed(1)}s` : "";
+    this.write(
+      `${mark} ${call.toolName} ${describeCall(call)} ${this.dim(`— ${outcome(call, output, result.isError)}${seconds}`)}\n`,
+    );
+    if (!result.isError && (call.toolName === "edit_file" || call.toolName === "write_file")) this.diff(output);
+  }
+
+  diff(output: string): void {
+    const lines = output.split("\n").filter((l) => /^(@@|[+-](?![+-]{2}))/.test(l));
+    for (const l of lines.slice(0, 40)) {
+      this.write(`    ${l.startsWith("+") ? this.green(l) : l.startsWith("-") ? this.red(l) : this.cyan(l)}\n`);
+    }
+    if (lines.length > 40) this.write(this.dim(`    … ${lines.length - 40} more diff lines\n`));
+  }
+
+  notice(message: string): void {
+    this.line(this.yellow(`! ${message}`));
+  }
+
+  stopSpinner(): void {
+    if (!this.#spinner) return;
+    clearInterval(this.#spinner);
+    this.#spinner = undefined;
+    this.out.write("\r\x1b[2K");
+    this.#atLineStart = true;
+  }
+
+  /** The token and cost line after a turn. */
+  turnSummary(result: AgentRunResult, sessionCostUsd?: number): void {
+    this.endLine();
+    const status = result.status === "completed" ? "" : ` · ${result.status} (${result.reason})`;
+    const session = sessionCostUsd !== undefined ? ` · session ${formatUsd(sessionCostUsd)}` : "";
+    this.line(this.dim(`↳ ${formatUsage(result.usage)}${session}${status}`));
+  }
+}
+
+export function formatUsage(usage: AgentUsage): string {
+  const n = (v: number) => v.toLocaleString("en-US");
+  const cache =
+    usage.cacheReadTokens || usage.cacheWriteTokens
+      ? ` · cache ${n(usage.cacheReadTokens)}r/${n(usage.cacheWriteTokens)}w`
+      : "";
+  return `${n(usage.inputTokens)} in · ${n(usage.outputTokens)} out${cache} · ${formatUsd(usage.costUsd)}`;
+}
+
+export function formatUsd(usd: number): string {
+  return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
+}
+
+/** A short description of a call's input for its one line. */
+export function describeCall(call: ToolCallPart): string {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  if (call.toolName === "submit_result") return "";
+  const pick = input.command ?? input.path ?? input.pattern ?? input.name ?? input.question;
+  const text = typeof pick === "string" ? pick : JSON.stringify(input);
+  return truncate(text.replace(/\s+/g, " "), 70);
+}
+
+function outcome(call: ToolCallPart, output: string, isError: boolean | undefined): string {
+  if (isError) return truncate(output.split("\n")[0] ?? "failed", 90);
+  switch (call.toolName) {
+    case "bash": {
+      const exit = /exit code (\d+)/i.exec(output);
+      return exit ? `exit ${exit[1]}` : "done";
+    }
+    case "read_file":
+      return `${output.split("\n").length} lines`;
+    case "submit_result":
+      return "submitted";
+    default:
+      return truncate(output.split("\n")[0] ?? "", 60);
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,134 @@
+import { defaultToolPolicies } from "@heddle/core";
+import { getMessageText } from "@heddle/shared";
+import { startSession } from "./host.js";
+import type { ReplState } from "./interactive.js";
+import { resolveModel } from "./provider.js";
+import { formatUsage, formatUsd } from "./render.js";
+
+const HELP = `Commands:
+  /model [provider/model]   show the model, or switch to another (the session keeps its history)
+  /sessions                 list the sessions stored for this workspace
+  /resume <id>              continue a stored session
+  /fork                     continue in a new session that branches from here
+  /rewind [n]               undo the last n turns (default 1): transcript and files
+  /cost                     tokens and cost of this session, per model
+  /compact                  compact the working context now
+  /tools                    the tools and whether they ask first
+  /help                     this list
+  /exit                     leave (Ctrl-C twice does too)`;
+
+/** Runs one slash command. Returns true when the REPL should exit. */
+export async function runSlashCommand(line: string, state: ReplState): Promise<boolean> {
+  const [command = "", ...args] = line.slice(1).split(/\s+/).filter(Boolean);
+  const { renderer } = state;
+  switch (command) {
+    case "help":
+      renderer.line(HELP);
+      return false;
+    case "exit":
+    case "quit":
+      return true;
+    case "model": {
+      if (args.length === 0) {
+        renderer.line(`${state.config.model.provider}/${state.config.model.modelId}`);
+        return false;
+      }
+      const [provider, ...rest] = (args[0] ?? "").split("/");
+      const model = resolveModel({ ...(provider && { provider }), ...(rest.length > 0 && { model: rest.join("/") }) });
+      state.config = { ...state.config, model };
+      await state.switchTo(await reopen(state));
+      renderer.line(`model: ${model.provider}/${model.modelId}`);
+      return false;
+    }
+    case "sessions": {
+      const sessions = await state.store.listSessions();
+      if (sessions.length === 0) renderer.line("no sessions yet");
+      for (const s of sessions) {
+        const mark = s.id === state.session.id ? "*" : " ";
+        const when = new Date(s.updatedAt).toISOString().replace("T", " ").slice(0, 16);
+        renderer.line(`${mark} ${s.id}  ${when}  ${formatUsd(s.usage?.costUsd ?? 0)}  ${s.title ?? ""}`);
+      }
+      return false;
+    }
+    case "resume": {
+      const id = args[0];
+      if (!id) {
+        renderer.line("usage: /resume <session id> (see /sessions)");
+        return false;
+      }
+      await state.session.close();
+      state.session = await startSession(state.config, state.store, id);
+      renderer.line(`resumed ${id} (${(await state.session.history()).length} messages)`);
+      return false;
+    }
+    case "fork": {
+      const history = await state.session.history();
+      const head = history.at(-1);
+      if (!head) {
+        renderer.line("nothing to fork yet");
+        return false;
+      }
+      const forked = await state.session.fork(head.id);
+      await state.switchTo(await reopen(state, forked.id));
+      await forked.close();
+      renderer.line(`forked into ${state.session.id}`);
+      return false;
+    }
+    case "rewind": {
+      const turns = Math.max(1, Number(args[0] ?? 1) || 1);
+      const history = await state.session.history();
+      const userTurns = history
+        .map((m, i) => ({ m, i }))
+        .filter(({ m }) => m.role === "user" && !(m.metadata?.heddle as { kind?: string } | undefined)?.kind);
+      const target = userTurns.at(-turns);
+      const before = target ? history[target.i - 1] : undefined;
+      if (!target || !before) {
+        renderer.line("nothing to rewind to (the first turn cannot be undone; start a new session instead)");
+        return false;
+      }
+      const result = await state.session.rewind(before.id, { files: true });
+      renderer.line(`rewound ${turns} turn(s): "${getMessageText(target.m).slice(0, 60)}" and after are undone`);
+      for (const file of result.files) renderer.line(renderer.dim(`  ${file.action ?? "restored"} ${file.path}`));
+      return false;
+    }
+    case "cost": {
+      const usage = await state.session.usage();
+      renderer.line(`session: ${formatUsage(usage.total)}`);
+      for (const [model, u] of Object.entries(usage.byModel))
+        renderer.line(renderer.dim(`  ${model}: ${formatUsage(u)}`));
+      return false;
+    }
+    case "compact": {
+      const compact = (state.session as { compact?: () => Promise<unknown> }).compact;
+      if (typeof compact !== "function") {
+        renderer.line("compaction runs automatically when the context fills up");
+        return false;
+      }
+      await compact.call(state.session);
+      renderer.line("working context compacted (the stored transcript stays whole)");
+      return false;
+    }
+    case "tools": {
+      const policies = defaultToolPolicies(state.config.preset);
+      for (const [name, policy] of Object.entries(policies)) {
+        const how =
+          policy.enabled === false
+            ? "off"
+            : policy.autoApprove
+              ? "runs"
+              : state.alwaysAllow.has(name)
+                ? "runs (always)"
+                : "asks";
+        renderer.line(`  ${name.padEnd(14)} ${how}`);
+      }
+      return false;
+    }
+    default:
+      renderer.line(`unknown command /${command}; /help lists them`);
+      return false;
+  }
+}
+
+function reopen(state: ReplState, id = state.session.id) {
+  return startSession(state.config, state.store, id);
+}
