@@ -3,6 +3,7 @@ import {
   createSession,
   defaultSessionDbPath,
   defaultToolPolicies,
+  FileCheckpointer,
   openSession,
   type SessionRuntime,
   SqliteSessionStore,
@@ -41,9 +42,12 @@ export async function startSession(
   store: SqliteSessionStore,
   resumeId?: string,
 ): Promise<SessionRuntime> {
+  // Prior file contents go to the session store before each write, so /rewind can put files back without git.
+  const checkpointer = new FileCheckpointer({ store, workspaceRoot: config.workspaceRoot });
   const tools = createDefaultTools({
     workspaceRoot: config.workspaceRoot,
     preset: config.preset,
+    checkpointer,
     ...(config.askUser && { askUser: async (request: { question: string }) => config.askUser!(request.question) }),
   });
   const options = {
@@ -52,6 +56,7 @@ export async function startSession(
     workspaceRoot: config.workspaceRoot,
     systemPrompt: systemPrompt(config.workspaceRoot),
     tools,
+    hooks: checkpointer.hooks,
     toolPolicies: defaultToolPolicies(config.preset),
     requestToolApproval: async (request: ToolApprovalRequest) =>
       config.approve ? config.approve(request) : { approved: false, reason: "No one is here to approve this call." },

@@ -88,7 +88,8 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<b
       }
       const result = await state.session.rewind(before.id, { files: true });
       renderer.line(`rewound ${turns} turn(s): "${getMessageText(target.m).slice(0, 60)}" and after are undone`);
-      for (const file of result.files) renderer.line(renderer.dim(`  ${file.action ?? "restored"} ${file.path}`));
+      for (const file of result.files)
+        renderer.line(renderer.dim(`  ${file.action === "delete" ? "removed" : "restored"} ${file.path}`));
       return false;
     }
     case "cost": {

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
@@ -35,7 +35,14 @@ afterAll(() => {
 
 it("a person runs a turn, answers approvals, uses /cost and /sessions, and stops a turn with Ctrl-C", async () => {
   tmux("new-session", "-d", "-s", session, "-x", "150", "-y", "50", `NO_COLOR=1 node ${cli} --demo -i --preset edit`);
-  await waitFor((s) => s.includes("› "), "the prompt");
+  let text = await waitFor((s) => s.includes("› "), "the prompt");
+  const workspace = /sample project in (\S+)/.exec(text)?.[1];
+  expect(workspace).toBeTruthy();
+
+  // A first turn, so the fix below is a turn that /rewind can undo.
+  type("hello");
+  press("Enter");
+  await waitFor((s) => s.includes("I am Heddle's scripted demo model") && s.includes("↳ "), "the first answer");
 
   type("fix the failing tests");
   press("Enter");
@@ -46,7 +53,7 @@ it("a person runs a turn, answers approvals, uses /cost and /sessions, and stops
   await waitFor((s) => count(s, "Allow bash node --test test/?") === 2, "the second approval prompt");
   type("a");
   press("Enter");
-  let text = await waitFor((s) => s.includes("↳ "), "the end of the turn");
+  text = await waitFor((s) => count(s, "↳ ") === 2, "the end of the turn");
   expect(text).toContain("Let me run the tests to see what fails.");
   expect(text).toMatch(/✓ bash node --test test\/ — exit 1/);
   expect(text).toMatch(/✓ edit_file src\/cart.js/);
@@ -62,6 +69,15 @@ it("a person runs a turn, answers approvals, uses /cost and /sessions, and stops
   type("/sessions");
   press("Enter");
   text = await waitFor((s) => /\* ses_[a-z0-9]+/.test(s), "/sessions");
+
+  // /rewind undoes the fix turn: the transcript and the edited file.
+  const cart = `${workspace}/src/cart.js`;
+  expect(readFileSync(cart, "utf8")).toContain("percent / 100)");
+  type("/rewind");
+  press("Enter");
+  text = await waitFor((s) => s.includes("rewound 1 turn(s)"), "/rewind");
+  expect(text).toContain("restored src/cart.js");
+  expect(readFileSync(cart, "utf8")).toContain("percent / 10)");
 
   // A slow turn: bash was answered "always", so it runs at once; Ctrl-C stops it.
   type("please wait for something slow");
