@@ -1,4 +1,4 @@
-import type { AgentMessage, AgentModel, PrepareTurnContext, PrepareTurnResult } from "@heddle/shared";
+import type { AgentMessage, AgentModel, ModelInfo, PrepareTurnContext, PrepareTurnResult } from "@heddle/shared";
 import type { WorkingContext } from "../sessions/store.js";
 import type { CompactionContext, CompactionReason, CompactionStrategy } from "./strategy.js";
 import { summarizingCompaction } from "./summarizing.js";
@@ -45,6 +45,19 @@ export type CompactionEvent =
       error?: string;
     };
 
+/** What `session.compact()` did. */
+export interface ManualCompactionResult {
+  compacted: boolean;
+  /** Estimated tokens of the working context before. */
+  tokensBefore: number;
+  /** Estimated tokens after, when it compacted. */
+  tokensAfter?: number;
+  /** Why the strategy failed (nothing to compact, the summary call failed, ...); the context is unchanged. */
+  error?: string;
+  /** True when a `PreCompact` hook (or `onPreCompact`) skipped it. */
+  skipped?: boolean;
+}
+
 export interface CompactorDeps {
   sessionId: string;
   model?: AgentModel;
@@ -88,58 +101,92 @@ export class Compactor {
 
   async prepareTurn(ctx: PrepareTurnContext): Promise<PrepareTurnResult | void> {
     const projected = this.project(ctx.messages);
-
     const reason: CompactionReason = ctx.overflowRecovery ? "overflow" : "threshold";
-    const estimatedTokens = estimateTokens(projected, ctx.systemPrompt);
-    const contextWindow =
-      this.options.contextWindow ?? ctx.modelInfo?.contextWindow ?? this.deps.model?.info?.contextWindow;
-    const base: CompactionContext = {
-      messages: projected,
+    const base = this.#context(projected, reason, ctx);
+    const last = ctx.messages.at(-1);
+    const unchanged = this.working ? { messages: projected } : undefined;
+    if (!last || !(await this.#strategy.shouldCompact(base))) return unchanged;
+    const outcome = await this.#compact(base, last.id);
+    return outcome.messages ? { messages: outcome.messages } : unchanged;
+  }
+
+  /**
+   * Compacts the working context now, whatever its size (`session.compact()`): the `PreCompact` hook point still
+   * runs and may skip it. `messages` is the stored history.
+   */
+  async compactNow(
+    messages: readonly AgentMessage[],
+    request: { systemPrompt?: string; signal: AbortSignal },
+  ): Promise<ManualCompactionResult> {
+    const last = messages.at(-1);
+    const projected = this.project(messages);
+    const base = this.#context(projected, "manual", {
+      ...(request.systemPrompt !== undefined && { systemPrompt: request.systemPrompt }),
+      signal: request.signal,
+    });
+    if (!last) return { compacted: false, tokensBefore: base.estimatedTokens };
+    const outcome = await this.#compact(base, last.id);
+    return {
+      compacted: outcome.messages !== undefined,
+      tokensBefore: base.estimatedTokens,
+      ...(outcome.tokensAfter !== undefined && { tokensAfter: outcome.tokensAfter }),
+      ...(outcome.error !== undefined && { error: outcome.error }),
+      ...(outcome.skipped && { skipped: true }),
+    };
+  }
+
+  #context(
+    messages: AgentMessage[],
+    reason: CompactionReason,
+    ctx: { systemPrompt?: string; modelInfo?: ModelInfo; signal: AbortSignal },
+  ): CompactionContext {
+    const modelInfo = ctx.modelInfo ?? this.deps.model?.info;
+    return {
+      messages,
       systemPrompt: ctx.systemPrompt,
       reason,
-      estimatedTokens,
-      contextWindow,
+      estimatedTokens: estimateTokens(messages, ctx.systemPrompt),
+      contextWindow: this.options.contextWindow ?? modelInfo?.contextWindow,
       threshold: this.#threshold,
       model: this.deps.model,
-      modelInfo: ctx.modelInfo,
+      modelInfo,
       signal: ctx.signal,
     };
-    const last = ctx.messages.at(-1);
+  }
 
-    if (!last || !(await this.#strategy.shouldCompact(base))) return this.working ? { messages: projected } : undefined;
-
+  /** PreCompact, then the strategy; stores the new working context. Never throws: a failure is reported. */
+  async #compact(
+    base: CompactionContext,
+    basedOnMessageId: string,
+  ): Promise<{ messages?: AgentMessage[]; tokensAfter?: number; error?: string; skipped?: boolean }> {
+    const { reason, estimatedTokens, contextWindow } = base;
+    const strategy = this.#strategy.name;
     const pre = await this.options.onPreCompact?.({
       sessionId: this.deps.sessionId,
       reason,
       estimatedTokens,
       contextWindow,
-      strategy: this.#strategy.name,
-      messages: projected,
+      strategy,
+      messages: base.messages,
     });
-    if (pre?.skip) return this.working ? { messages: projected } : undefined;
+    if (pre?.skip) return { skipped: true };
 
-    const strategy = this.#strategy.name;
     this.deps.emit({ type: "compaction-started", reason, strategy, estimatedTokens });
     try {
       const result = await this.#strategy.compact({
         ...base,
         ...(pre?.instructions && { instructions: pre.instructions }),
       });
-      const working: WorkingContext = {
-        messages: result.messages,
-        basedOnMessageId: last.id,
-        strategy,
-        createdAt: Date.now(),
-      };
+      const working: WorkingContext = { messages: result.messages, basedOnMessageId, strategy, createdAt: Date.now() };
       await this.deps.save(working);
       this.working = working;
-      const tokensAfter = estimateTokens(result.messages, ctx.systemPrompt);
+      const tokensAfter = estimateTokens(result.messages, base.systemPrompt);
       this.deps.emit({ type: "compaction-finished", reason, strategy, tokensBefore: estimatedTokens, tokensAfter });
-      return { messages: result.messages };
+      return { messages: result.messages, tokensAfter };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.deps.emit({ type: "compaction-finished", reason, strategy, tokensBefore: estimatedTokens, error: message });
-      return this.working ? { messages: projected } : undefined;
+      return { error: message };
     }
   }
 }

@@ -3,6 +3,7 @@ export {
   type CompactionOptions,
   Compactor,
   type CompactorDeps,
+  type ManualCompactionResult,
   type PreCompactContext,
   type PreCompactResult,
 } from "./compactor.js";

@@ -1,7 +1,10 @@
 import type { AgentMessage, AgentModel, ModelInfo } from "@heddle/shared";
 
-/** Why compaction runs: the request passed the threshold, or the model said it overflowed. */
-export type CompactionReason = "threshold" | "overflow";
+/**
+ * Why compaction runs: the request passed the threshold, the model said it overflowed, or the host asked for it
+ * (`session.compact()`, which skips `shouldCompact`).
+ */
+export type CompactionReason = "threshold" | "overflow" | "manual";
 
 /** What a strategy sees. `messages` is the current working context (already compacted parts included). */
 export interface CompactionContext {
@@ -35,7 +38,7 @@ export interface CompactionStrategy {
 
 /** The default decision: always on overflow, and at `threshold` × the context window when it is known. */
 export function defaultShouldCompact(ctx: CompactionContext): boolean {
-  if (ctx.reason === "overflow") return true;
+  if (ctx.reason === "overflow" || ctx.reason === "manual") return true;
   return ctx.contextWindow !== undefined && ctx.estimatedTokens >= ctx.threshold * ctx.contextWindow;
 }
 

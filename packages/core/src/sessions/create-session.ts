@@ -1,5 +1,7 @@
+import { createGateway } from "@heddle/llms";
 import { InvalidSessionInputError, SessionNotFoundError } from "./errors.js";
 import { danglingToolCalls, repairMessage } from "./repair.js";
+import { createSessionHooks, type SessionStartSource } from "./session-hooks.js";
 import { type SessionOptions, SessionRuntime } from "./session-runtime.js";
 import { defaultSessionDbPath, SqliteSessionStore } from "./sqlite-store.js";
 import type { SessionStore } from "./store.js";
@@ -15,6 +17,32 @@ function checkOptions(options: SessionOptions, fn: string): void {
     throw new InvalidSessionInputError(`${fn}: give "model", or "providerId" and "modelId"`);
   if (options.id !== undefined && (typeof options.id !== "string" || options.id === ""))
     throw new InvalidSessionInputError(`${fn}: "id" must be a non-empty string`);
+  if (options.commandHooks !== undefined) {
+    if (typeof options.commandHooks !== "object" || options.commandHooks === null)
+      throw new InvalidSessionInputError(`${fn}: "commandHooks" must be an object`);
+    if (!options.workspaceRoot)
+      throw new InvalidSessionInputError(
+        `${fn}: "commandHooks" needs "workspaceRoot" (hooks run there and read its .heddle/settings.json)`,
+      );
+  }
+}
+
+/**
+ * The provider form resolved once to a real model, so the runtime of every turn and the summarizing compaction
+ * share it. A gateway error (unknown provider, no API key) surfaces here, before anything is stored.
+ */
+function resolveModel(options: SessionOptions): SessionOptions {
+  if (options.model) return options;
+  const { providerId, modelId, apiKey, baseUrl, headers, ...rest } = options;
+  const model = createGateway().createAgentModel({
+    providerId: providerId!,
+    modelId: modelId!,
+    ...(apiKey !== undefined && { apiKey }),
+    ...(baseUrl !== undefined && { baseUrl }),
+    ...(headers !== undefined && { headers }),
+    ...(options.options !== undefined && { options: options.options }),
+  });
+  return { ...rest, model };
 }
 
 function resolveStore(options: SessionOptions): { store: SessionStore; ownsStore: boolean } {
@@ -28,8 +56,9 @@ function modelRef(options: SessionOptions) {
 }
 
 /** Starts a new session. An `id` that exists is an error (`SessionExistsError`): resume it with `openSession`. */
-export async function createSession(options: SessionOptions): Promise<SessionRuntime> {
-  checkOptions(options, "createSession");
+export async function createSession(input: SessionOptions): Promise<SessionRuntime> {
+  checkOptions(input, "createSession");
+  const options = resolveModel(input);
   const { store, ownsStore } = resolveStore(options);
   try {
     const record = await store.createSession({
@@ -38,7 +67,13 @@ export async function createSession(options: SessionOptions): Promise<SessionRun
       ...(options.workspaceRoot !== undefined && { cwd: options.workspaceRoot }),
       model: modelRef(options),
     });
-    return build(record.id, options, store, ownsStore);
+    try {
+      return await build(record.id, options, store, ownsStore, "startup");
+    } catch (error) {
+      // A session that could not start (a malformed hook settings file, ...) leaves nothing behind.
+      await store.deleteSession(record.id).catch(() => {});
+      throw error;
+    }
   } catch (error) {
     if (ownsStore) await store.close();
     throw error;
@@ -49,19 +84,20 @@ export async function createSession(options: SessionOptions): Promise<SessionRun
  * Resumes a stored session with the given options. Tool calls a crash left without results get error results
  * now, so the next request is valid; the compacted working context is picked up where it was.
  */
-export async function openSession(options: SessionOptions & { id: string }): Promise<SessionRuntime> {
-  checkOptions(options, "openSession");
-  if (!options.id) throw new InvalidSessionInputError('openSession: "id" is required');
+export async function openSession(input: SessionOptions & { id: string }): Promise<SessionRuntime> {
+  checkOptions(input, "openSession");
+  if (!input.id) throw new InvalidSessionInputError('openSession: "id" is required');
+  const options = resolveModel(input);
   const { store, ownsStore } = resolveStore(options);
   try {
-    const record = await store.getSession(options.id);
-    if (!record) throw new SessionNotFoundError(options.id);
+    const record = await store.getSession(input.id);
+    if (!record) throw new SessionNotFoundError(input.id);
     const dangling = danglingToolCalls(await store.getHistory(record.id));
     if (dangling.length > 0) await store.appendMessage(record.id, repairMessage(dangling));
     const ref = modelRef(options);
     if (record.model?.provider !== ref.provider || record.model?.id !== ref.id)
       await store.updateSession(record.id, { model: ref });
-    return build(record.id, options, store, ownsStore);
+    return await build(record.id, options, store, ownsStore, "resume");
   } catch (error) {
     if (ownsStore) await store.close();
     throw error;
@@ -73,13 +109,18 @@ async function build(
   options: SessionOptions,
   store: SessionStore,
   ownsStore: boolean,
+  source: SessionStartSource,
 ): Promise<SessionRuntime> {
+  const hooks = options.commandHooks
+    ? createSessionHooks(options.commandHooks, { workspaceRoot: options.workspaceRoot!, sessionId: id, source })
+    : undefined;
   const working = options.compaction === false ? undefined : await store.getWorkingContext(id);
   return new SessionRuntime(id, {
     store,
     ownsStore,
     options,
     ...(working && { working }),
+    ...(hooks && { hooks }),
     // A fork shares the store; only the session that opened it closes it.
     reopen: (forkId) => openSession({ ...options, store, id: forkId }),
   });

@@ -11,6 +11,7 @@ export {
 export { createMemorySessionData, type MemorySessionData, MemorySessionStore } from "./memory-store.js";
 export { danglingToolCalls, repairMessage } from "./repair.js";
 export type { SessionEvent, SessionEventType, SessionListener, SessionUsage } from "./session-events.js";
+export type { CommandHookOptions, SessionStartSource } from "./session-hooks.js";
 export {
   type RewindPreview,
   type RewindResult,

@@ -11,7 +11,7 @@ import type {
   PrepareTurnResult,
 } from "@heddle/shared";
 import { type FileRestoreChange, previewFileRestore, restoreFileCheckpoints } from "../checkpoints/index.js";
-import { type CompactionOptions, Compactor } from "../compaction/compactor.js";
+import { type CompactionOptions, Compactor, type ManualCompactionResult } from "../compaction/compactor.js";
 import { createSafetyHooks, mergeHooks, type SafetyOptions } from "../safety/safety.js";
 import {
   InvalidSessionInputError,
@@ -20,6 +20,14 @@ import {
   SessionStoreError,
 } from "./errors.js";
 import type { SessionEvent, SessionListener, SessionUsage } from "./session-events.js";
+import {
+  blockedTurnEvents,
+  blockedTurnResult,
+  type CommandHookOptions,
+  type SessionHooks,
+  type TurnGate,
+} from "./session-hooks.js";
+import { type SessionRunStream, streamTurn } from "./session-stream.js";
 import type { SessionStore, WorkingContext } from "./store.js";
 
 /** Options of `createSession` / `openSession`: the agent's config (minus what the session owns) and the session's. */
@@ -35,6 +43,11 @@ export interface SessionOptions extends Omit<AgentRuntimeConfig, "initialMessage
   safety?: SafetyOptions;
   /** Compaction of the working context: on by default (summarizing, at 0.85 of the context window). */
   compaction?: false | CompactionOptions;
+  /**
+   * Command hooks (`.heddle/settings.json` under `workspaceRoot`, plus settings and functions in code). Off unless
+   * given: a library must not run commands a cloned repository's settings file names just because it was opened.
+   */
+  commandHooks?: CommandHookOptions;
 }
 
 /** What `rewind` did. */
@@ -60,16 +73,15 @@ export class SessionWriteError extends SessionStoreError {
   }
 }
 
-/** One running session stream: its events, then the result. */
-export interface SessionRunStream extends AsyncIterable<SessionEvent> {
-  readonly result: Promise<AgentRunResult>;
-}
+export type { SessionRunStream } from "./session-stream.js";
 
 export interface SessionInternals {
   store: SessionStore;
   ownsStore: boolean;
   options: SessionOptions;
   working?: WorkingContext;
+  /** The hook engine's session events, when `commandHooks` is on. */
+  hooks?: SessionHooks;
   reopen(id: string): Promise<SessionRuntime>;
 }
 
@@ -88,6 +100,8 @@ export class SessionRuntime {
   #inflight: Promise<unknown> = Promise.resolve();
   #closed = false;
   #abortReason: string | undefined;
+  // Aborts what runs outside the agent: UserPromptSubmit/SessionStart hooks and a manual compaction.
+  #turnController: AbortController | undefined;
   #writes: Promise<void> = Promise.resolve();
   #writeError: unknown;
   #lastMessageId: string | null = null;
@@ -99,7 +113,7 @@ export class SessionRuntime {
     const compaction = internals.options.compaction;
     if (compaction !== false)
       this.#compactor = new Compactor(
-        compaction ?? {},
+        internals.hooks ? internals.hooks.compactionOptions(compaction) : (compaction ?? {}),
         {
           sessionId: id,
           ...(internals.options.model && { model: internals.options.model }),
@@ -143,10 +157,14 @@ export class SessionRuntime {
       );
     this.#running = true;
     this.#abortReason = undefined;
+    this.#turnController = new AbortController();
     try {
+      let gate: TurnGate = { blocked: false };
+      if (this.#internals.hooks) gate = await this.#internals.hooks.beforeTurn(input, this.#turnController.signal);
       const history = await this.store.getHistory(this.id);
+      if (gate.blocked) return this.#blocked(gate.reason, history);
       this.#lastMessageId = history.at(-1)?.id ?? null;
-      const agent = new AgentRuntime(this.#agentConfig(history));
+      const agent = new AgentRuntime(this.#agentConfig(history, gate.context));
       const unsubscribe = agent.subscribe((event) => this.#onAgentEvent(event));
       this.#agent = agent;
       if (this.#abortReason !== undefined) agent.abort(this.#abortReason);
@@ -166,51 +184,28 @@ export class SessionRuntime {
       return result;
     } finally {
       this.#running = false;
+      this.#turnController = undefined;
     }
+  }
+
+  // A blocked prompt is not stored and no model is called; listeners still see the run end.
+  #blocked(reason: string, history: AgentMessage[]): AgentRunResult {
+    const result = blockedTurnResult(reason, history);
+    for (const event of blockedTurnEvents(result, this.#internals.options.agentId))
+      this.#emit({ ...event, sessionId: this.id });
+    return result;
   }
 
   /** Like `send`, as an async iterable of session events; `result` resolves with the run's result. */
   stream(input: AgentRunInput): SessionRunStream {
-    const queue: SessionEvent[] = [];
-    let done = false;
-    let wake: (() => void) | undefined;
-    const unsubscribe = this.subscribe((event) => {
-      queue.push(event);
-      wake?.();
-    });
-    const result = this.send(input).finally(() => {
-      done = true;
-      unsubscribe();
-      wake?.();
-    });
-    result.catch(() => {});
-    const abort = () => this.abort("the stream's consumer stopped reading");
-    async function* events(): AsyncGenerator<SessionEvent> {
-      try {
-        while (true) {
-          const next = queue.shift();
-          if (next) {
-            yield next;
-            continue;
-          }
-          if (done) break;
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-          wake = undefined;
-        }
-        await result;
-      } finally {
-        if (!done) abort();
-      }
-    }
-    return Object.assign(events(), { result });
+    return streamTurn(this, input);
   }
 
   /** Aborts the running turn (no-op when idle); what was written stays written. */
   abort(reason = "aborted by the host"): void {
     if (!this.#running) return;
     this.#abortReason = reason;
+    this.#turnController?.abort(reason);
     this.#agent?.abort(reason);
   }
 
@@ -257,6 +252,39 @@ export class SessionRuntime {
     return { messagesRemoved: history.length - kept, files };
   }
 
+  /**
+   * Compacts the working context now, whatever its size (the `PreCompact` hook point still runs and may skip it).
+   * The stored transcript stays whole; the next request starts from the compacted context.
+   */
+  compact(): Promise<ManualCompactionResult> {
+    const compactor = this.#compactor;
+    try {
+      this.#assertIdle("compact");
+      if (!compactor)
+        throw new InvalidSessionInputError("compact(): compaction is off for this session (compaction: false)");
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.#running = true;
+    const controller = new AbortController();
+    this.#turnController = controller;
+    const run = (async () => {
+      try {
+        const history = await this.store.getHistory(this.id);
+        const systemPrompt = this.#internals.options.systemPrompt;
+        return await compactor.compactNow(history, {
+          ...(systemPrompt !== undefined && { systemPrompt }),
+          signal: controller.signal,
+        });
+      } finally {
+        this.#running = false;
+        this.#turnController = undefined;
+      }
+    })();
+    this.#inflight = run.catch(() => {});
+    return run;
+  }
+
   /** Tokens and cost of the whole session, and per model. */
   async usage(): Promise<SessionUsage> {
     this.#assertOpen();
@@ -272,8 +300,12 @@ export class SessionRuntime {
     await this.#inflight;
     await this.#writes;
     this.#closed = true;
-    this.#listeners.clear();
-    if (this.#internals.ownsStore) await this.store.close();
+    try {
+      await this.#internals.hooks?.sessionEnd("close");
+    } finally {
+      this.#listeners.clear();
+      if (this.#internals.ownsStore) await this.store.close();
+    }
   }
 
   #restoreOptions(toMessageId: string) {
@@ -285,7 +317,7 @@ export class SessionRuntime {
     return { store: this.store, sessionId: this.id, workspaceRoot, afterMessageId: toMessageId };
   }
 
-  #agentConfig(history: AgentMessage[]): AgentRuntimeConfig {
+  #agentConfig(history: AgentMessage[], hookContext: string | undefined): AgentRuntimeConfig {
     const {
       store: _s,
       id: _i,
@@ -293,6 +325,7 @@ export class SessionRuntime {
       workspaceRoot: _w,
       safety,
       compaction: _c,
+      commandHooks: _h,
       hooks,
       prepareTurn,
       ...config
@@ -317,7 +350,7 @@ export class SessionRuntime {
       ...config,
       sessionId: this.id,
       initialMessages: history,
-      hooks: mergeHooks(flush, hooks, ...safetyHooks),
+      hooks: mergeHooks(flush, hooks, ...safetyHooks, this.#internals.hooks?.turnHooks(hookContext)),
       ...(project && { prepareTurn: project }),
     };
   }

@@ -1,0 +1,138 @@
+import {
+  type AgentHooks,
+  type AgentRunInput,
+  type AgentRunResult,
+  type AgentRuntimeEvent,
+  createId,
+  emptyUsage,
+  getMessageText,
+  normalizeRunInput,
+} from "@heddle/shared";
+import type { CompactionOptions, PreCompactContext, PreCompactResult } from "../compaction/compactor.js";
+import { createHookEngine, type HookEngine, type HookEngineOptions } from "../hooks/hook-engine.js";
+
+/** Command hooks of a session: the hook engine's options; the session fills in `workspaceRoot` and `sessionId`. */
+export type CommandHookOptions = Omit<HookEngineOptions, "workspaceRoot" | "sessionId">;
+
+/** How the session came to be, as `SessionStart` reports it in `source`. */
+export type SessionStartSource = "startup" | "resume";
+
+/** What the hooks decided before a turn: block it, or add context to its first model request. */
+export type TurnGate = { blocked: true; reason: string } | { blocked: false; context?: string };
+
+/**
+ * The session-level hook events around one `SessionRuntime`: SessionStart once, UserPromptSubmit per turn,
+ * PreCompact, SessionEnd, and the engine's tool and Stop hooks for every turn.
+ */
+export class SessionHooks {
+  readonly engine: HookEngine;
+  #startSource: SessionStartSource | undefined;
+  // SessionStart context waits here until a model request carries it (a blocked first turn does not lose it).
+  #startContext: string | undefined;
+
+  constructor(engine: HookEngine, source: SessionStartSource) {
+    this.engine = engine;
+    this.#startSource = source;
+  }
+
+  /** Fires SessionStart (first turn only) and UserPromptSubmit with the prompt's text. */
+  async beforeTurn(input: AgentRunInput, signal: AbortSignal): Promise<TurnGate> {
+    const source = this.#startSource;
+    if (source !== undefined) {
+      this.#startSource = undefined;
+      const start = await this.engine.sessionStart({ source, signal });
+      this.#startContext = start.additionalContext;
+    }
+    const submit = await this.engine.userPromptSubmit({ prompt: promptText(input), signal });
+    if (submit.decision === "deny" || submit.stop)
+      return { blocked: true, reason: submit.reason ?? "Blocked by a UserPromptSubmit hook." };
+    const context = [this.#startContext, submit.additionalContext].filter(Boolean).join("\n\n");
+    return context ? { blocked: false, context } : { blocked: false };
+  }
+
+  /** The hooks of one turn: the engine's tool/Stop hooks, plus the turn's context on its first model request. */
+  turnHooks(context: string | undefined): AgentHooks {
+    let pending = context;
+    return {
+      ...this.engine.agentHooks,
+      beforeModel: () => {
+        if (pending === undefined) return;
+        const appendContext = pending;
+        pending = undefined;
+        this.#startContext = undefined;
+        return { appendContext };
+      },
+    };
+  }
+
+  /** `compaction` with the PreCompact event chained after the host's own `onPreCompact`. */
+  compactionOptions(compaction: CompactionOptions | undefined): CompactionOptions {
+    const own = compaction?.onPreCompact;
+    return {
+      ...compaction,
+      onPreCompact: async (ctx: PreCompactContext): Promise<PreCompactResult | void> => {
+        const mine = await own?.(ctx);
+        if (mine?.skip) return mine;
+        const outcome = await this.engine.preCompact({
+          trigger: ctx.reason === "manual" ? "manual" : "auto",
+          reason: ctx.reason,
+          strategy: ctx.strategy,
+          estimated_tokens: ctx.estimatedTokens,
+          ...(ctx.contextWindow !== undefined && { context_window: ctx.contextWindow }),
+          ...(mine?.instructions && { custom_instructions: mine.instructions }),
+        });
+        if (outcome.decision === "deny" || outcome.stop) return { skip: true };
+        const instructions = [mine?.instructions, outcome.additionalContext].filter(Boolean).join("\n\n");
+        return instructions ? { instructions } : undefined;
+      },
+    };
+  }
+
+  async sessionEnd(reason: string): Promise<void> {
+    await this.engine.sessionEnd({ reason });
+  }
+}
+
+/** Builds the session's hook engine; settings are read (and validated) here, once. */
+export function createSessionHooks(
+  options: CommandHookOptions,
+  context: { workspaceRoot: string; sessionId: string; source: SessionStartSource },
+): SessionHooks {
+  const engine = createHookEngine({ ...options, workspaceRoot: context.workspaceRoot, sessionId: context.sessionId });
+  return new SessionHooks(engine, context.source);
+}
+
+/** The text a UserPromptSubmit hook sees: the user messages' text of the input. */
+export function promptText(input: AgentRunInput): string {
+  return normalizeRunInput(input)
+    .filter((message) => message.role === "user")
+    .map(getMessageText)
+    .join("\n\n");
+}
+
+/** The result of a turn a UserPromptSubmit hook blocked: nothing was stored and no model was called. */
+export function blockedTurnResult(reason: string, messages: AgentRunResult["messages"]): AgentRunResult {
+  return {
+    status: "aborted",
+    reason: "hook_stop",
+    reasonDetail: reason,
+    outputText: "",
+    messages,
+    newMessages: [],
+    usage: emptyUsage(),
+    iterations: 0,
+    durationMs: 0,
+    modelDurationMs: 0,
+    toolCalls: 0,
+    permissionDenials: [],
+  };
+}
+
+/** The events of a blocked turn, so a `stream` still ends with `run-finished`. */
+export function blockedTurnEvents(result: AgentRunResult, agentId: string | undefined): AgentRuntimeEvent[] {
+  const base = { agentId: agentId ?? createId("agent"), runId: createId("run"), iteration: 0 };
+  return [
+    { ...base, type: "run-started" },
+    { ...base, type: "run-finished", result },
+  ];
+}
