@@ -52,6 +52,14 @@ export function createDemoModel(options: { delayMs?: number } = {}): AgentModel 
 }
 
 function respond(request: AgentModelRequest): ScriptedResponse {
+  // A request without tools is the session's compaction asking for a summary.
+  if (request.tools.length === 0) {
+    return {
+      text:
+        "Summary so far: the user asked to fix the failing tests of the demo shop. applyDiscount in src/cart.js " +
+        "divided the percentage by 10; it now divides by 100 and all tests pass. Files touched: src/cart.js.",
+    };
+  }
   const { userText, results } = sinceLastUserMessage(request.messages);
   if (/\b(slow|sleep|wait)\b/i.test(userText)) {
     if (results.length === 0)

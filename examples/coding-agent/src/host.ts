@@ -57,6 +57,8 @@ export async function startSession(
     systemPrompt: systemPrompt(config.workspaceRoot),
     tools,
     hooks: checkpointer.hooks,
+    // Like Claude Code, the host runs the project's own hooks from .heddle/settings.json (the SDK does not by default).
+    commandHooks: {},
     toolPolicies: defaultToolPolicies(config.preset),
     requestToolApproval: async (request: ToolApprovalRequest) =>
       config.approve ? config.approve(request) : { approved: false, reason: "No one is here to approve this call." },

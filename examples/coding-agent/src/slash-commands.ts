@@ -100,13 +100,15 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<b
       return false;
     }
     case "compact": {
-      const compact = (state.session as { compact?: () => Promise<unknown> }).compact;
-      if (typeof compact !== "function") {
-        renderer.line("compaction runs automatically when the context fills up");
-        return false;
-      }
-      await compact.call(state.session);
-      renderer.line("working context compacted (the stored transcript stays whole)");
+      const result = await state.session.compact();
+      if (result.compacted)
+        renderer.line(
+          `working context compacted: ~${result.tokensBefore} → ~${result.tokensAfter} tokens (the stored transcript stays whole)`,
+        );
+      else
+        renderer.line(
+          `not compacted: ${result.error ?? (result.skipped ? "a PreCompact hook skipped it" : "nothing to do")}`,
+        );
       return false;
     }
     case "tools": {

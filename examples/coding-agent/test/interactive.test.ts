@@ -70,6 +70,11 @@ it("a person runs a turn, answers approvals, uses /cost and /sessions, and stops
   press("Enter");
   text = await waitFor((s) => /\* ses_[a-z0-9]+/.test(s), "/sessions");
 
+  type("/compact");
+  press("Enter");
+  text = await waitFor((s) => /working context compacted|not compacted/.test(s), "/compact");
+  expect(text).toMatch(/working context compacted: ~\d+ → ~\d+ tokens/);
+
   // /rewind undoes the fix turn: the transcript and the edited file.
   const cart = `${workspace}/src/cart.js`;
   expect(readFileSync(cart, "utf8")).toContain("percent / 100)");

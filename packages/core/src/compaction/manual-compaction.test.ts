@@ -49,6 +49,23 @@ describe("session.compact()", () => {
     ]);
   });
 
+  it("summarizes all but the newest message of a small context when asked by hand", async () => {
+    const model = createScriptedModel([{ text: "a1" }, { text: "a2" }]);
+    const summarizer = createScriptedModel([{ text: "SUMMARY of q1/a1" }]);
+    const session = await createSession({
+      store: new MemorySessionStore(),
+      model,
+      compaction: { strategy: summarizingCompaction({ model: summarizer }) },
+    });
+    await session.send("q1");
+    expect(await session.compact()).toMatchObject({ compacted: true });
+    expect(getMessageText(summarizer.requests[0]!.messages[0]!)).toContain("q1");
+    await session.send("q2");
+    const request = model.requests[1]!.messages.map(getMessageText);
+    expect(request[0]).toContain("SUMMARY of q1/a1");
+    expect(request.at(-1)).toBe("q2");
+  });
+
   it("reports a strategy failure without changing the working context", async () => {
     const session = await createSession({
       store: new MemorySessionStore(),

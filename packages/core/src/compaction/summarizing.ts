@@ -11,7 +11,7 @@ import { tailStart } from "./tokens.js";
 export interface SummarizingOptions {
   /** The model that writes the summary (default: the session's model). */
   model?: AgentModel;
-  /** Tokens of recent messages kept verbatim (default: 30% of the context window, or 20,000). */
+  /** Tokens of recent messages kept verbatim (default: 30% of the context window, or 20,000; 0 for `compact()`). */
   keepRecentTokens?: number;
   /** Longest rendering of one tool result or message in the summary request, in characters (default 4,000). */
   maxCharsPerMessage?: number;
@@ -71,7 +71,9 @@ export function summarizingCompaction(options: SummarizingOptions = {}): Compact
         throw new CompactionError(
           "summarizing compaction needs a model: pass options.model or give the session an AgentModel",
         );
-      const keep = options.keepRecentTokens ?? (ctx.contextWindow ? Math.floor(ctx.contextWindow * 0.3) : 20_000);
+      // Asked for by a person (/compact), it summarizes all but the newest turn, however small the context is.
+      const defaultKeep = ctx.contextWindow ? Math.floor(ctx.contextWindow * 0.3) : 20_000;
+      const keep = options.keepRecentTokens ?? (ctx.reason === "manual" ? 0 : defaultKeep);
       const start = tailStart(ctx.messages, keep);
       if (start === 0)
         throw new CompactionError("summarizing compaction: everything fits in keepRecentTokens; nothing to summarize");
