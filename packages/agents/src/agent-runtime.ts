@@ -10,6 +10,7 @@ import {
   type AgentUsage,
   createId,
   emptyUsage,
+  eventStream,
   normalizeRunInput,
   type StopCondition,
   type ToolDefinition,
@@ -105,42 +106,11 @@ export class AgentRuntime {
   /** Like `run` (or `continue` without input), as an async iterable of events ending with `run-finished`. */
   stream(input?: AgentRunInput): AgentRunStream {
     if (this.busy) throw this.busyError();
-    const queue: AgentRuntimeEvent[] = [];
-    let head = 0;
-    let done = false;
-    let wake: (() => void) | undefined;
-    const unsubscribe = this.bus.subscribe((event) => {
-      queue.push(event);
-      wake?.();
-    });
-    const result = (input === undefined ? this.continue() : this.run(input)).finally(() => {
-      done = true;
-      unsubscribe();
-      wake?.();
-    });
-    result.catch(() => {});
-    const abort = () => this.abort("the stream's consumer stopped reading");
-    async function* events(): AsyncGenerator<AgentRuntimeEvent> {
-      try {
-        while (true) {
-          if (head < queue.length) {
-            const event = queue[head]!;
-            queue[head++] = undefined as never;
-            yield event;
-            continue;
-          }
-          if (done) break;
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-          wake = undefined;
-        }
-        await result;
-      } finally {
-        if (!done) abort();
-      }
-    }
-    return Object.assign(events(), { result });
+    return eventStream<AgentRuntimeEvent, AgentRunResult>(
+      (listener) => this.bus.subscribe(listener),
+      () => (input === undefined ? this.continue() : this.run(input)),
+      () => this.abort("the stream's consumer stopped reading"),
+    );
   }
 
   /** Aborts the current run (no-op when idle): it ends promptly with status "aborted", mid-stream or mid-tool. */

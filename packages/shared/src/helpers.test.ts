@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { eventStream } from "./event-stream.js";
 import { createId } from "./ids.js";
 import {
   assistantMessage,
@@ -88,5 +89,64 @@ describe("stableStringify", () => {
       stableStringify({ a: { c: null, d: [1, { y: 2, z: 1 }] }, b: 1 }),
     );
     expect(stableStringify({ a: 1 })).not.toBe(stableStringify({ a: "1" }));
+  });
+});
+
+describe("eventStream", () => {
+  it("yields every event in order, then ends with the work's result", async () => {
+    const listeners = new Set<(n: number) => void>();
+    const subscribe = (listener: (n: number) => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    };
+    const stream = eventStream<number, string>(
+      subscribe,
+      async () => {
+        for (let i = 0; i < 5; i++) {
+          for (const l of listeners) l(i);
+          await Promise.resolve();
+        }
+        return "done";
+      },
+      () => {
+        throw new Error("must not stop early");
+      },
+    );
+    const seen: number[] = [];
+    for await (const n of stream) seen.push(n);
+    expect(seen).toEqual([0, 1, 2, 3, 4]);
+    expect(await stream.result).toBe("done");
+    expect(listeners.size).toBe(0);
+  });
+
+  it("calls stopEarly when the consumer leaves first, and rethrows the work's error at the end", async () => {
+    let stopped = 0;
+    let emit: (n: number) => void = () => {};
+    let finish: () => void = () => {};
+    const stream = eventStream<number, void>(
+      (listener) => {
+        emit = listener;
+        return () => {};
+      },
+      () => new Promise<void>((resolve) => (finish = resolve)),
+      () => {
+        stopped++;
+        finish();
+      },
+    );
+    emit(1);
+    for await (const n of stream) if (n === 1) break;
+    expect(stopped).toBe(1);
+
+    const failing = eventStream<number, void>(
+      () => () => {},
+      async () => {
+        throw new Error("boom");
+      },
+      () => {},
+    );
+    await expect(async () => {
+      for await (const _ of failing);
+    }).rejects.toThrow("boom");
   });
 });

@@ -5,6 +5,7 @@ export {
   ToolDefinitionError,
   zodToJsonSchema,
 } from "./create-tool.js";
+export { type EventStream, eventStream } from "./event-stream.js";
 export { createId } from "./ids.js";
 export {
   assistantMessage,
