@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,6 +61,11 @@ describe("browser safety", () => {
 });
 
 describe("built entries", () => {
+  it("@heddle/shared loads no zod at run time (zod is the caller's, for createTool)", () => {
+    const built = readFileSync(join(root, "packages/shared/dist/index.js"), "utf8");
+    expect(built).not.toMatch(/from\s*["']zod["']|import\(["']zod["']\)/);
+  });
+
   it("every package imports from its built entry (dist)", async () => {
     const shared = await import(join(root, "packages/shared/dist/index.js"));
     expect(typeof shared.createTool).toBe("function");

@@ -1,6 +1,5 @@
 import type { AgentModel, AgentModelEvent, AgentModelRequest, ModelCallOptions, ModelInfo } from "@heddle/shared";
 import { catalogModel, catalogModels, costOfUsage } from "./catalog/index.js";
-import { classifyUnknownError, modelError } from "./errors.js";
 import {
   InvalidProviderSpecError,
   MissingApiKeyError,
@@ -190,45 +189,48 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       provider: spec.id,
       modelId: request.modelId,
       info: modelInfo,
-      async *stream(modelRequest: AgentModelRequest): AsyncIterable<AgentModelEvent> {
+      stream(modelRequest: AgentModelRequest): AsyncIterable<AgentModelEvent> {
         const signal = modelRequest.signal ?? new AbortController().signal;
-        let family: WireFamily;
-        let ctx: FamilyCallContext;
-        try {
-          family = await loadFamily(spec.family);
+        // Prepared on the first attempt and reused by retries; a failure here becomes a classified finish.
+        let prepared: { family: WireFamily; ctx: FamilyCallContext } | undefined;
+        const prepare = async () => {
+          const family = await loadFamily(spec.family);
           const messages = prepareMessagesForTarget(modelRequest.messages, {
             family: spec.family,
             providerId: spec.id,
             familyOfProvider,
           });
-          const prepared: AgentModelRequest = { ...modelRequest, messages, tools: modelRequest.tools ?? [] };
+          const familyRequest: AgentModelRequest = { ...modelRequest, messages, tools: modelRequest.tools ?? [] };
           const merged = mergeOptions(defaults, modelRequest.options);
-          if (merged) prepared.options = merged;
-          ctx = {
+          if (merged) familyRequest.options = merged;
+          const ctx: FamilyCallContext = {
             providerId: spec.id,
             modelId: request.modelId,
             ...(apiKey && { apiKey }),
             ...(baseUrl && { baseUrl }),
             ...(headers && { headers }),
             info: modelInfo,
-            request: prepared,
+            request: familyRequest,
             signal,
           };
-        } catch (error) {
-          yield { type: "finish", reason: "error", error: classifyUnknownError(error, signal) };
-          return;
-        }
-        const attempt = () => guarded(family.streamOnce(ctx), signal);
-        for await (const event of withRetries(attempt, {
-          policy,
-          signal,
-          providerId: spec.id,
-          modelId: request.modelId,
-        })) {
-          if (event.type === "usage")
-            yield { type: "usage", usage: { ...event.usage, costUsd: costOfUsage(modelInfo, event.usage) } };
-          else yield event;
-        }
+          return { family, ctx };
+        };
+        return withRetries(
+          async () => {
+            prepared ??= await prepare();
+            return prepared.family.streamOnce(prepared.ctx);
+          },
+          {
+            policy,
+            signal,
+            providerId: spec.id,
+            modelId: request.modelId,
+            map: (event) =>
+              event.type === "usage"
+                ? { type: "usage", usage: { ...event.usage, costUsd: costOfUsage(modelInfo, event.usage) } }
+                : event,
+          },
+        );
       },
     };
   }
@@ -255,24 +257,5 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       validateSpec(spec);
       specs.set(spec.id, { ...spec });
     },
-  };
-}
-
-/** Holds a family to its contract even if it slips: a throw becomes `finish error`, and exactly one finish ends it. */
-async function* guarded(events: AsyncIterable<AgentModelEvent>, signal: AbortSignal): AsyncIterable<AgentModelEvent> {
-  try {
-    for await (const event of events) {
-      yield event;
-      if (event.type === "finish") return;
-    }
-  } catch (error) {
-    const classified = classifyUnknownError(error, signal);
-    yield { type: "finish", reason: classified.kind === "aborted" ? "aborted" : "error", error: classified };
-    return;
-  }
-  yield {
-    type: "finish",
-    reason: "error",
-    error: modelError("unknown", "The model stream ended without a finish event."),
   };
 }

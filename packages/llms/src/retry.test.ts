@@ -93,3 +93,62 @@ describe("withRetries", () => {
     }
   });
 });
+
+describe("withRetries holds an attempt to the family contract", () => {
+  it("turns a throw, in setup or mid-stream, into one classified finish", async () => {
+    const setup = await collect(
+      withRetries(
+        async () => {
+          throw Object.assign(new Error("fetch failed"), { cause: { code: "ECONNREFUSED" } });
+        },
+        ctx({ maxRetries: 0 }),
+      ),
+    );
+    expect(setup).toEqual([{ type: "finish", reason: "error", error: expect.objectContaining({ kind: "network" }) }]);
+
+    const midStream = await collect(
+      withRetries(async function* () {
+        yield { type: "text-delta", text: "partial" } as AgentModelEvent;
+        throw new Error("parser exploded");
+      }, ctx()),
+    );
+    expect(midStream.map((e) => e.type)).toEqual(["text-delta", "finish"]);
+    expect(midStream[1]).toMatchObject({ reason: "error", error: { kind: "unknown", message: "parser exploded" } });
+  });
+
+  it("ends a stream that stopped without a finish, and reads nothing after a finish", async () => {
+    const noFinish = await collect(
+      withRetries(async function* () {
+        yield { type: "text-delta", text: "x" } as AgentModelEvent;
+      }, ctx()),
+    );
+    expect(noFinish.at(-1)).toMatchObject({ type: "finish", reason: "error", error: { kind: "unknown" } });
+
+    let readAfterFinish = false;
+    const events = await collect(
+      withRetries(async function* () {
+        yield { type: "text-delta", text: "x" } as AgentModelEvent;
+        yield { type: "finish", reason: "stop" } as AgentModelEvent;
+        readAfterFinish = true;
+        yield { type: "text-delta", text: "late" } as AgentModelEvent;
+      }, ctx()),
+    );
+    expect(events.map((e) => e.type)).toEqual(["text-delta", "finish"]);
+    expect(readAfterFinish).toBe(false);
+  });
+
+  it("applies map to every event (the gateway prices usage there)", async () => {
+    const { attempt } = script([
+      { type: "text-delta", text: "x" },
+      { type: "usage", usage: { inputTokens: 3 } },
+      { type: "finish", reason: "stop" },
+    ]);
+    const events = await collect(
+      withRetries(attempt, {
+        ...ctx(),
+        map: (e) => (e.type === "usage" ? { type: "usage", usage: { ...e.usage, costUsd: 1 } } : e),
+      }),
+    );
+    expect(events[1]).toEqual({ type: "usage", usage: { inputTokens: 3, costUsd: 1 } });
+  });
+});

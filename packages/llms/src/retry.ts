@@ -1,5 +1,5 @@
 import type { AgentModelEvent, ModelError } from "@heddle/shared";
-import { modelError } from "./errors.js";
+import { classifyUnknownError, modelError } from "./errors.js";
 import type { RetryPolicy } from "./types.js";
 
 /** The defaults: 3 retries, 500 ms doubling, capped at 30 s, ±20 % jitter. */
@@ -54,6 +54,8 @@ export interface RetryContext {
   providerId: string;
   modelId: string;
   random?: () => number;
+  /** Applied to every event the attempt yields (the gateway prices usage here). */
+  map?: (event: AgentModelEvent) => AgentModelEvent;
 }
 
 const aborted = (): AgentModelEvent => ({
@@ -67,12 +69,17 @@ const aborted = (): AgentModelEvent => ({
  * event are held back, so a discarded attempt leaves no trace but a `retry` event; after the first output every
  * event passes straight through and a failure is reported, never retried (the caller has already seen output).
  * An empty response (`stop` with no output at all) is retried too.
+ *
+ * It also holds each attempt to the family contract, so the gateway needs no extra layer per event (each async
+ * generator a streamed event passes through costs a promise and a microtask): a throw, from the attempt's setup
+ * or its stream, becomes a classified `finish`, exactly one `finish` ends the stream, and nothing after it is read.
  */
 export async function* withRetries(
-  attempt: () => AsyncIterable<AgentModelEvent>,
+  attempt: () => AsyncIterable<AgentModelEvent> | Promise<AsyncIterable<AgentModelEvent>>,
   ctx: RetryContext,
 ): AsyncIterable<AgentModelEvent> {
   const maxRetries = Math.max(0, ctx.policy.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries);
+  const map = ctx.map;
   for (let retry = 0; ; retry++) {
     if (ctx.signal.aborted) {
       yield aborted();
@@ -81,35 +88,47 @@ export async function* withRetries(
     const held: AgentModelEvent[] = [];
     let streaming = false;
     let finish: Extract<AgentModelEvent, { type: "finish" }> | undefined;
-    for await (const event of attempt()) {
-      if (streaming) {
-        yield event;
-        continue;
+    try {
+      for await (const raw of await attempt()) {
+        const event = map ? map(raw) : raw;
+        if (event.type === "finish") {
+          finish = event;
+          break;
+        }
+        if (streaming) {
+          yield event;
+          continue;
+        }
+        if (isOutput(event)) {
+          streaming = true;
+          for (const earlier of held) yield earlier;
+          held.length = 0;
+          yield event;
+          continue;
+        }
+        held.push(event);
       }
-      if (event.type === "finish") {
-        finish = event;
-        break;
-      }
-      if (isOutput(event)) {
-        streaming = true;
-        for (const earlier of held) yield earlier;
-        held.length = 0;
-        yield event;
-        continue;
-      }
-      held.push(event);
+    } catch (error) {
+      const classified = classifyUnknownError(error, ctx.signal);
+      finish = { type: "finish", reason: classified.kind === "aborted" ? "aborted" : "error", error: classified };
     }
-    if (streaming) return;
+    finish ??= {
+      type: "finish",
+      reason: "error",
+      error: modelError("unknown", "The model stream ended without a finish event."),
+    };
+    if (streaming) {
+      yield finish;
+      return;
+    }
 
-    const error = finish?.error;
+    const error = finish.error;
     const retryable =
-      finish === undefined ||
       (finish.reason === "error" && error !== undefined && error.retryable && RETRYABLE_KINDS.has(error.kind)) ||
       finish.reason === "stop";
     if (!retryable || retry >= maxRetries || ctx.signal.aborted) {
       for (const event of held) yield event;
-      if (ctx.signal.aborted && finish?.reason !== "aborted") yield aborted();
-      else yield finish ?? { type: "finish", reason: "error", error: modelError("unknown", "The stream ended early.") };
+      yield ctx.signal.aborted && finish.reason !== "aborted" ? aborted() : finish;
       return;
     }
     const reported = error ?? modelError("server", "The model returned an empty response.", { retryable: true });

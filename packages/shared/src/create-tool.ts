@@ -1,4 +1,6 @@
-import { z } from "zod";
+// Types only: zod is the caller's (a peer dependency), so loading @heddle/shared does not load zod. The schema's own
+// methods (`safeParse`, `toJSONSchema`, zod 4.6+) do the work.
+import type { z } from "zod";
 import type { AgentTool, JsonSchema, ToolContext, ToolInputValidation } from "./types.js";
 
 /** What `createTool` takes: a zod schema for the input instead of a JSON Schema. */
@@ -30,7 +32,7 @@ export function createTool<S extends z.ZodType, O>(options: CreateToolOptions<S,
       `Tool name ${JSON.stringify(options.name)} is invalid: use 1-64 letters, digits, "_" or "-" (every vendor accepts these).`,
     );
   }
-  if (!(options.input instanceof z.ZodType)) {
+  if (!isZodSchema(options.input)) {
     throw new ToolDefinitionError(`Tool "${options.name}": "input" must be a zod schema.`);
   }
   const schema = options.input;
@@ -66,7 +68,12 @@ export function formatZodError(toolName: string, error: z.ZodError): string {
 
 /** The JSON Schema for a zod schema, as tools present it to models. */
 export function zodToJsonSchema(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const json = schema.toJSONSchema({ io: "input", unrepresentable: "any" }) as JsonSchema;
   delete json.$schema;
   return json;
+}
+
+function isZodSchema(value: unknown): value is z.ZodType {
+  const candidate = value as { safeParse?: unknown; toJSONSchema?: unknown } | null;
+  return typeof candidate?.safeParse === "function" && typeof candidate.toJSONSchema === "function";
 }

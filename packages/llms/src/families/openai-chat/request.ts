@@ -7,6 +7,7 @@ import type {
   ToolChoice,
   ToolResultPart,
 } from "@heddle/shared";
+import { toolArgumentsText } from "../../tool-arguments.js";
 
 // Structural types for the slice of the Chat Completions request we build; kept local so this module does not
 // import the `openai` package (it is loaded lazily, on the first request).
@@ -63,8 +64,7 @@ function assistantMessage(message: AgentMessage): ChatMessageParam | undefined {
         type: "function",
         function: {
           name: part.toolName,
-          // A string input is arguments the model sent that did not parse: send them back as they came.
-          arguments: typeof part.input === "string" ? part.input : JSON.stringify(part.input ?? {}),
+          arguments: toolArgumentsText(part.input),
         },
       });
     // Reasoning is not accepted back by Chat Completions (and DeepSeek rejects its own `reasoning_content`).

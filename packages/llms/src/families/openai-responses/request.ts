@@ -10,6 +10,7 @@ import type {
   ToolChoice,
   ToolResultPart,
 } from "@heddle/shared";
+import { toolArgumentsText } from "../../tool-arguments.js";
 
 /** The key this family's vendor data lives under in event metadata and `providerMetadata`. */
 export const OPENAI_METADATA_KEY = "openai";
@@ -84,11 +85,6 @@ function functionCallOutput(result: ToolResultPart): unknown {
   return { type: "function_call_output", call_id: result.toolCallId, output: toolOutput(result) };
 }
 
-function argumentsText(input: unknown): string {
-  // A string input is what the loop keeps when the model's arguments did not parse: send it back as written.
-  return typeof input === "string" ? input : JSON.stringify(input ?? {});
-}
-
 function reasoningItem(meta: Partial<OpenAIReasoningMetadata> | undefined, stored: boolean, text = ""): unknown {
   if (meta?.itemId === undefined || !(meta.encryptedContent || stored)) return undefined;
   const item: Record<string, unknown> = {
@@ -147,7 +143,7 @@ function assistantItems(message: AgentMessage, stored: boolean): unknown[] {
         type: "function_call",
         call_id: part.toolCallId,
         name: part.toolName,
-        arguments: argumentsText(part.input),
+        arguments: toolArgumentsText(part.input),
       };
       if (sentReasoning && meta?.itemId) item.id = meta.itemId;
       items.push(item);
