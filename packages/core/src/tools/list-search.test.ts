@@ -65,9 +65,17 @@ describe("list_files", () => {
   });
 });
 
-describe("search (JS fallback)", () => {
+// The same expectations for both engines: ripgrep when it is installed (bootstrap.sh installs it), and the JS
+// fallback every machine has.
+describe.each([
+  { engine: "JS fallback", ripgrep: false as const },
+  { engine: "ripgrep", ripgrep: "rg" },
+])("search ($engine)", ({ ripgrep }) => {
+  const searchTool = (extra: { maxLines?: number } = {}) =>
+    findTool(createDefaultTools({ workspaceRoot: root, preset: "read-only", search: { ripgrep, ...extra } }), "search");
+
   it("finds regex matches as path:line:text, skipping ignored and binary files", async () => {
-    const out = await runTool(findTool(tools, "search"), { pattern: "answer\\s*=" });
+    const out = await runTool(searchTool(), { pattern: "answer\\s*=" });
     expect(out.split("\n")).toEqual([
       "src/gen/keep.gen.ts:1:export const answer = 2;",
       "src/main.ts:1:export const answer = 42;",
@@ -75,7 +83,7 @@ describe("search (JS fallback)", () => {
   });
 
   it("shows context lines and narrows by path and glob", async () => {
-    const search = findTool(tools, "search");
+    const search = searchTool();
     expect(await runTool(search, { pattern: "return", path: "src", glob: "util.ts", context: 1 })).toBe(
       "src/util.ts-2-export function twice(x: number) {\nsrc/util.ts:3:  return x * 2;\nsrc/util.ts-4-}",
     );
@@ -84,17 +92,10 @@ describe("search (JS fallback)", () => {
 
   it("caps its output and refuses a bad regex", async () => {
     await writeFile(path.join(root, "many.txt"), "hit\n".repeat(50));
-    const capped = createDefaultTools({
-      workspaceRoot: root,
-      preset: "read-only",
-      search: { ripgrep: false, maxLines: 5 },
-    });
-    const out = await runTool(findTool(capped, "search"), { pattern: "hit" });
+    const out = await runTool(searchTool({ maxLines: 5 }), { pattern: "hit" });
     expect(out.split("\n")).toHaveLength(6);
     expect(out).toMatch(/output cut at 5 lines/);
-    await expect(runTool(findTool(tools, "search"), { pattern: "(" })).rejects.toThrow(/Invalid regular expression/);
-    await expect(runTool(findTool(tools, "search"), { pattern: "x", path: "../" })).rejects.toThrow(
-      /outside the workspace/,
-    );
+    await expect(runTool(searchTool(), { pattern: "(" })).rejects.toThrow(/Invalid regular expression/);
+    await expect(runTool(searchTool(), { pattern: "x", path: "../" })).rejects.toThrow(/outside the workspace/);
   });
 });

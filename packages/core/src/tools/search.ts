@@ -136,6 +136,9 @@ function searchWithRipgrep(
     "never",
     "--hidden",
     "--no-require-git",
+    // Sorted like the JS fallback, so the same search gives the same output (and a capped one the same head).
+    "--sort",
+    "path",
     "--glob",
     "!.git",
     "--glob",
