@@ -50,8 +50,40 @@ describe("model catalog", () => {
       seen.add(key);
       if (entry.pricing) expect(entry.sources.pricing, key).toBeTruthy();
       expect(entry.sources.limits, key).toBeTruthy();
-      expect(entry.contextWindow).toBeGreaterThan(entry.maxOutputTokens);
+      // Equal is allowed: OpenAI documents gpt-4 with an 8,192 window and 8,192 max output.
+      expect(entry.contextWindow, key).toBeGreaterThanOrEqual(entry.maxOutputTokens);
+      expect(entry.maxOutputTokens, key).toBeGreaterThan(0);
     }
+  });
+
+  it("keeps every price sourced, positive, and cache reads cheaper than fresh input", () => {
+    const priced = CATALOG.filter((entry) => entry.pricing);
+    expect(priced.length).toBeGreaterThan(50);
+    for (const { vendor, id, pricing, sources } of priced) {
+      const key = `${vendor}/${id}`;
+      expect(sources.pricing?.trim().length ?? 0, key).toBeGreaterThan(10);
+      for (const [field, value] of Object.entries(pricing!)) {
+        expect(Number.isFinite(value) && value > 0, `${key} ${field}=${value}`).toBe(true);
+      }
+      if (pricing!.cacheRead !== undefined) expect(pricing!.cacheRead, key).toBeLessThan(pricing!.input);
+      if (pricing!.cacheWrite !== undefined) expect(pricing!.cacheWrite, key).toBeGreaterThanOrEqual(pricing!.input);
+    }
+  });
+
+  it("serves the researched vendor figures, and no guessed price for models without a source", () => {
+    expect(catalogModel("openai", "gpt-5-nano")).toMatchObject({
+      contextWindow: 400_000,
+      maxOutputTokens: 128_000,
+      pricing: { input: 0.05, output: 0.4, cacheRead: 0.005 },
+    });
+    expect(catalogModel("anthropic", "claude-haiku-4-5")?.pricing).toEqual({
+      input: 1,
+      output: 5,
+      cacheRead: 0.1,
+      cacheWrite: 1.25,
+    });
+    expect(catalogModel("anthropic", "claude-mythos-preview")?.pricing).toBeUndefined();
+    expect(catalogModel("gemini", "gemini-2.5-flash")?.pricing).toBeUndefined();
   });
 
   it("serves the OpenAI section to both OpenAI providers and nothing to presets", () => {

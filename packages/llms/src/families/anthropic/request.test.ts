@@ -27,9 +27,11 @@ const info: ModelInfo = {
 };
 
 describe("toAnthropicBody: options", () => {
-  it("max_tokens is always sent: the option, else the catalog's max output, else 8192", () => {
+  it("max_tokens is always sent: the option, else the catalog's max output capped at 32,000, else 8192", () => {
     expect(body({ maxTokens: 100 }).max_tokens).toBe(100);
-    expect(body({}, {}, info).max_tokens).toBe(64_000);
+    expect(body({ maxTokens: 100_000 }, {}, info).max_tokens).toBe(100_000);
+    expect(body({}, {}, info).max_tokens).toBe(32_000);
+    expect(body({}, {}, { ...info, maxOutputTokens: 16_000 }).max_tokens).toBe(16_000);
     expect(body().max_tokens).toBe(8192);
   });
 

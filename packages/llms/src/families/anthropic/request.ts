@@ -12,6 +12,11 @@ import { ANTHROPIC } from "./stream.js";
 
 /** Default `max_tokens` (required by the API) when neither the options nor the catalog give one. */
 export const DEFAULT_MAX_TOKENS = 8192;
+/**
+ * Cap on the default taken from the catalog: newer models allow 128K output tokens, and a request that did not
+ * ask for a size should not reserve the whole window. 32K leaves room for long edits; `maxTokens` sets more.
+ */
+export const DEFAULT_MAX_TOKENS_CAP = 32_000;
 
 /** Thinking budgets for a named effort. The API's minimum budget is 1024. */
 export const EFFORT_BUDGETS = { minimal: 1024, low: 2048, medium: 8192, high: 24576 } as const;
@@ -34,7 +39,7 @@ export function toAnthropicBody(request: AgentModelRequest, modelId: string, inf
   const cache = cacheControl(options.cacheRetention);
   const budget = thinkingBudget(options.reasoning);
 
-  let maxTokens = options.maxTokens ?? info?.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
+  let maxTokens = options.maxTokens ?? Math.min(info?.maxOutputTokens ?? DEFAULT_MAX_TOKENS, DEFAULT_MAX_TOKENS_CAP);
   let budgetTokens = budget;
   if (budgetTokens !== undefined) {
     // budget_tokens must stay below max_tokens. A default max grows to fit; a max the user chose caps the budget.
