@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { AgentMessage, AgentModelRequest, ToolDefinition } from "@heddle/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { StreamAssembler } from "../../../../agents/src/stream-assembler.js";
 import { type MockProviderServer, startMockProviderServer } from "../../testing/mock-server.js";
 import { family } from "./index.js";
 import { assembleAssistant, cassetteRequestBodies, collect } from "./test-support.js";
@@ -80,7 +81,7 @@ async function conversation(
 ): Promise<{ sent: any[]; recorded: any[]; assistant: AgentMessage }> {
   const recorded = cassetteRequestBodies(fixture(`${name}.cassette.yaml`));
   const one = await send(modelId, first, fixture(`${name}.i0.sse`));
-  const assistant = assembleAssistant(one.events);
+  const assistant = assembleAssistant(new StreamAssembler(), one.events);
   const calls = assistant.content.filter((part) => part.type === "tool-call");
   const results = toolResults(calls.map((call) => [call.toolCallId, call.toolName, outputs[call.toolName]!]));
   const two = await send(

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { AgentModelEvent, AgentModelRequest } from "@heddle/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StreamAssembler } from "../../../../agents/src/stream-assembler.js";
 import {
   chunksJsonlResponse,
   type MockProviderServer,
@@ -71,7 +72,7 @@ describe("openai responses: recorded streams", () => {
       { type: "usage", usage: { inputTokens: 58, outputTokens: 17, reasoningTokens: 0, ...zeroCache } },
       { type: "finish", reason: "tool-calls" },
     ]);
-    const call = assembleAssistant(events).content[0];
+    const call = assembleAssistant(new StreamAssembler(), events).content[0];
     expect(call).toMatchObject({ type: "tool-call", input: { location: "Florence, Italy" } });
   });
 
@@ -90,6 +91,7 @@ describe("openai responses: recorded streams", () => {
       {
         type: "reasoning-delta",
         text: "",
+        signature: "rs_0a7836d50cf181dd016a3c122e5e1881a1b60647835c2c9ab0",
         metadata: { openai: { itemId: "rs_0a7836d50cf181dd016a3c122e5e1881a1b60647835c2c9ab0", summary: [] } },
       },
       {
@@ -97,12 +99,7 @@ describe("openai responses: recorded streams", () => {
         index: 0,
         toolCallId: "call_inViAUr9eV0GDtyOywkCxp59",
         toolName: "add",
-        metadata: {
-          openai: {
-            itemId: "fc_0a7836d50cf181dd016a3c12307fa481a1a06adb8b03345a43",
-            reasoning: [{ itemId: "rs_0a7836d50cf181dd016a3c122e5e1881a1b60647835c2c9ab0", summary: [] }],
-          },
-        },
+        metadata: { openai: { itemId: "fc_0a7836d50cf181dd016a3c12307fa481a1a06adb8b03345a43" } },
       },
       { type: "tool-call-delta", index: 0, inputText: '{"a":2,"b":3}' },
       {
@@ -143,6 +140,8 @@ describe("openai responses: recorded streams", () => {
       {
         type: "reasoning-delta",
         text: "",
+        // The item id signs the item's part closed, so the loop keeps each reasoning item as its own part.
+        signature: "rs_017e85da2ae23b69016a3c1251dcec819daf72930a854fd4d1",
         metadata: {
           openai: {
             itemId: "rs_017e85da2ae23b69016a3c1251dcec819daf72930a854fd4d1",
@@ -156,19 +155,8 @@ describe("openai responses: recorded streams", () => {
         index: 0,
         toolCallId: "call_zgUaIBRPTwxxOusyyKw5NVMH",
         toolName: "weather",
-        metadata: {
-          openai: {
-            itemId: "fc_017e85da2ae23b69016a3c12560820819db3b6e8a38dddad65",
-            // The reasoning that preceded the call travels with it, so it goes back right before it.
-            reasoning: [
-              {
-                itemId: "rs_017e85da2ae23b69016a3c1251dcec819daf72930a854fd4d1",
-                summary: [{ type: "summary_text", text: summary }],
-                encryptedContent: doneItem.encrypted_content,
-              },
-            ],
-          },
-        },
+        // Only the call's own id: its reasoning is the part before it, stored once.
+        metadata: { openai: { itemId: "fc_017e85da2ae23b69016a3c12560820819db3b6e8a38dddad65" } },
       },
       { type: "tool-call-delta", index: 0, inputText: '{"location":"Florence, Italy"}' },
       { type: "usage", usage: { inputTokens: 63, outputTokens: 121, reasoningTokens: 64, ...zeroCache } },
@@ -192,10 +180,11 @@ describe("openai responses: recorded streams", () => {
       { type: "usage", usage: { inputTokens: 92, outputTokens: 456, reasoningTokens: 384, ...zeroCache } },
       { type: "finish", reason: "stop" },
     ]);
-    const message = assembleAssistant(events);
+    const message = assembleAssistant(new StreamAssembler(), events);
     expect(message.content[0]).toEqual({
       type: "reasoning",
       text: reasoningItem.summary.map((part: { text: string }) => part.text).join("\n\n"),
+      signature: reasoningItem.id,
       providerMetadata: {
         openai: {
           itemId: reasoningItem.id,
@@ -224,7 +213,7 @@ describe("openai responses: recorded streams", () => {
     ];
     for (const [step, text] of responses.entries()) {
       const events = await replay(chunksJsonlResponse(text));
-      const message = assembleAssistant(events);
+      const message = assembleAssistant(new StreamAssembler(), events);
       const [inputTokens, outputTokens] = usage[step]!;
       expect(events.slice(-2)).toEqual([
         { type: "usage", usage: { inputTokens, outputTokens, reasoningTokens: 0, ...zeroCache } },
@@ -238,7 +227,7 @@ describe("openai responses: recorded streams", () => {
         expect(message.content).toEqual([{ type: "text", text: "The final result is **570**." }]);
       }
     }
-    const first = assembleAssistant(await replay(chunksJsonlResponse(responses[0]!)));
+    const first = assembleAssistant(new StreamAssembler(), await replay(chunksJsonlResponse(responses[0]!)));
     expect(first.content.map((part) => part.type)).toEqual(["reasoning", "tool-call"]);
     expect(first.content[0]).toMatchObject({
       text: expect.stringMatching(/^\*\*Calculating step-by-step using calculator\*\*\n\nI'll compute 12 plus 7/),

@@ -230,24 +230,27 @@ describe("openai responses request: reasoning sent back", () => {
     ]);
   });
 
-  it("uses the reasoning a call carries, once, whatever the reasoning parts say", () => {
-    const carried = { itemId: "rs_1", summary: [], encryptedContent: "enc1" };
+  it("sends consecutive reasoning parts as one item each, in order, with text between them and the call in place", () => {
     const input = body({
       messages: [
         message("assistant", [
-          rs("rs_2", "enc2"), // the loop merged two items' metadata into this part: its position is not trusted
-          {
-            type: "tool-call",
-            toolCallId: "call_1",
-            toolName: "read",
-            input: {},
-            providerMetadata: { openai: { itemId: "fc_1", reasoning: [carried] } },
-          },
+          rs("rs_1", "enc1"),
+          rs("rs_2", "enc2"),
+          { type: "text", text: "Reading it." },
+          call("call_1", "fc_1"),
         ]),
       ],
     }).input;
+    const item = (id: string, enc: string) => ({
+      type: "reasoning",
+      id,
+      summary: [{ type: "summary_text", text: "thinking" }],
+      encrypted_content: enc,
+    });
     expect(input).toEqual([
-      { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "enc1" },
+      item("rs_1", "enc1"),
+      item("rs_2", "enc2"),
+      { role: "assistant", content: [{ type: "output_text", text: "Reading it." }] },
       { type: "function_call", call_id: "call_1", name: "read", arguments: "{}", id: "fc_1" },
     ]);
   });

@@ -22,10 +22,9 @@ export interface OpenAIReasoningMetadata {
   summary?: Array<{ type: "summary_text"; text: string }>;
 }
 
-/** What the family keeps about a function call item, with the reasoning items that came right before it. */
+/** What the family keeps about a function call item: its `fc_…` id, sent back only beside its reasoning. */
 export interface OpenAIToolCallMetadata {
   itemId: string;
-  reasoning?: OpenAIReasoningMetadata[];
 }
 
 /** A Responses request body. Loosely typed: `providerOptions.openai` may add any vendor field. */
@@ -97,20 +96,17 @@ function reasoningItem(meta: Partial<OpenAIReasoningMetadata> | undefined, store
 }
 
 /**
- * One assistant message as Responses input items, in the order the parts arrived.
+ * One assistant message as Responses input items, in the order the parts arrived: each reasoning part is one
+ * reasoning item of the response, where it was in the output.
  *
  * The API pairs a reasoning item with the item that followed it: a reasoning item without that following item is
  * a 400, and a function call carrying its `fc_` id without its reasoning item is a 400 too. So reasoning goes back
- * only when it can be replayed (encrypted content, or an id with `store: true`) and right before the call it
- * preceded; function-call ids go back only beside replayed reasoning (`call_id` pairs the tool result in every
- * case). Each call carries the reasoning items that preceded it in its metadata, which survives however the loop
- * grouped the reasoning parts; messages from before that (reasoning parts only) are paired by position.
+ * only when it can be replayed (encrypted content, or an id with `store: true`) and a call follows it in the
+ * message; function-call ids go back only beside replayed reasoning (`call_id` pairs the tool result in every
+ * case).
  */
 function assistantItems(message: AgentMessage, stored: boolean): unknown[] {
   const parts = message.content;
-  const callsCarryReasoning = parts.some(
-    (part) => part.type === "tool-call" && metadataOf<OpenAIToolCallMetadata>(part)?.reasoning !== undefined,
-  );
   let lastCall = -1;
   parts.forEach((part, position) => {
     if (part.type === "tool-call") lastCall = position;
@@ -122,22 +118,17 @@ function assistantItems(message: AgentMessage, stored: boolean): unknown[] {
     if (text.length > 0) items.push({ role: "assistant", content: [{ type: "output_text", text: text.join("") }] });
     text = [];
   };
-  const pushReasoning = (item: unknown) => {
-    if (item === undefined) return;
-    flushText();
-    items.push(item);
-    sentReasoning = true;
-  };
   parts.forEach((part, position) => {
     if (part.type === "text") {
       if (part.text !== "") text.push(part.text);
     } else if (part.type === "reasoning") {
-      if (!callsCarryReasoning && position < lastCall) {
-        pushReasoning(reasoningItem(metadataOf<OpenAIReasoningMetadata>(part), stored, part.text));
-      }
+      const item =
+        position < lastCall ? reasoningItem(metadataOf<OpenAIReasoningMetadata>(part), stored, part.text) : undefined;
+      if (item === undefined) return;
+      flushText();
+      items.push(item);
+      sentReasoning = true;
     } else if (part.type === "tool-call") {
-      const meta = metadataOf<OpenAIToolCallMetadata>(part);
-      for (const reasoning of meta?.reasoning ?? []) pushReasoning(reasoningItem(reasoning, stored));
       flushText();
       const item: Record<string, unknown> = {
         type: "function_call",
@@ -145,7 +136,8 @@ function assistantItems(message: AgentMessage, stored: boolean): unknown[] {
         name: part.toolName,
         arguments: toolArgumentsText(part.input),
       };
-      if (sentReasoning && meta?.itemId) item.id = meta.itemId;
+      const itemId = metadataOf<OpenAIToolCallMetadata>(part)?.itemId;
+      if (sentReasoning && itemId) item.id = itemId;
       items.push(item);
     } else if (part.type === "tool-result") {
       flushText();

@@ -5,6 +5,7 @@
  */
 import type { AgentModelEvent } from "@heddle/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StreamAssembler } from "../../../../agents/src/stream-assembler.js";
 import { type MockProviderServer, startMockProviderServer } from "../../testing/mock-server.js";
 import { family } from "./index.js";
 import { buildResponsesBody } from "./request.js";
@@ -128,7 +129,7 @@ describe("openai responses stream: tolerance", () => {
       argsDelta("fc_b", '{"path":"b"}', 1),
       terminal("response.completed"),
     ]);
-    const calls = assembleAssistant(events).content;
+    const calls = assembleAssistant(new StreamAssembler(), events).content;
     expect(calls).toMatchObject([
       { type: "tool-call", toolName: "read", input: { path: "a" } },
       { type: "tool-call", toolName: "read", input: { path: "b" } },
@@ -158,7 +159,7 @@ describe("openai responses stream: tolerance", () => {
       },
       terminal("response.completed"),
     ]);
-    expect(assembleAssistant(events).content).toMatchObject([
+    expect(assembleAssistant(new StreamAssembler(), events).content).toMatchObject([
       { type: "text", text: "Hello." },
       { type: "tool-call", toolCallId: "call_1", input: { q: "x" } },
       { type: "tool-call", toolCallId: "call_2", input: {} },
@@ -176,43 +177,68 @@ describe("openai responses stream: tolerance", () => {
     expect(condense(events)[0]).toEqual({ type: "text-delta", text: "Hello" });
   });
 
-  it("keeps summary parts apart, accepts raw reasoning_text, and replays consecutive reasoning items in order", async () => {
+  it("gives each reasoning item its own part, in order, and sends them all back before the call", async () => {
     const summary1 = [
       { type: "summary_text", text: "First." },
       { type: "summary_text", text: "Second." },
     ];
-    const rs1 = { type: "reasoning", id: "rs_1", summary: summary1, encrypted_content: "enc1" };
-    const rs2 = { type: "reasoning", id: "rs_2", summary: [], encrypted_content: "enc2" };
+    const summary4 = [{ type: "summary_text", text: "Only on done." }];
+    const reasoningAdded = (id: string, outputIndex: number) => ({
+      type: "response.output_item.added",
+      output_index: outputIndex,
+      item: { type: "reasoning", id, summary: [] },
+    });
+    const reasoningDone = (id: string, outputIndex: number, summary: unknown[], enc: string) => ({
+      type: "response.output_item.done",
+      output_index: outputIndex,
+      item: { type: "reasoning", id, summary, encrypted_content: enc },
+    });
     const events = await run([
       created,
-      { type: "response.output_item.added", output_index: 0, item: { type: "reasoning", id: "rs_1", summary: [] } },
+      reasoningAdded("rs_1", 0),
       { type: "response.reasoning_summary_text.delta", item_id: "rs_1", summary_index: 0, delta: "First." },
       { type: "response.reasoning_summary_text.delta", item_id: "rs_1", summary_index: 1, delta: "Second." },
-      { type: "response.output_item.done", output_index: 0, item: rs1 },
-      { type: "response.output_item.added", output_index: 1, item: { type: "reasoning", id: "rs_2", summary: [] } },
-      { type: "response.reasoning_text.delta", item_id: "rs_2", content_index: 0, delta: " Raw thought." },
-      { type: "response.output_item.done", output_index: 1, item: rs2 },
-      callAdded("fc_1", "call_1", "read", 2),
-      argsDelta("fc_1", "{}", 2),
+      reasoningDone("rs_1", 0, summary1, "enc1"),
+      reasoningAdded("rs_2", 1),
+      { type: "response.reasoning_text.delta", item_id: "rs_2", content_index: 0, delta: "Raw thought." },
+      reasoningDone("rs_2", 1, [], "enc2"),
+      // No text at all, then a summary given only on .done: each is still its own part.
+      reasoningDone("rs_3", 2, [], "enc3"),
+      reasoningDone("rs_4", 3, summary4, "enc4"),
+      callAdded("fc_1", "call_1", "read", 4),
+      argsDelta("fc_1", "{}", 4),
       terminal("response.completed"),
     ]);
-    const metadataEvents = events.filter((event) => event.type === "reasoning-delta" && event.metadata);
-    expect(metadataEvents.map((event) => (event as { metadata: any }).metadata.openai.itemId)).toEqual([
-      "rs_1",
-      "rs_2",
+    const assistant = assembleAssistant(new StreamAssembler(), events);
+    const part = (id: string, text: string, summary: unknown[], enc: string) => ({
+      type: "reasoning",
+      text,
+      signature: id,
+      providerMetadata: { openai: { itemId: id, summary, encryptedContent: enc } },
+    });
+    expect(assistant.content).toEqual([
+      part("rs_1", "First.\n\nSecond.", summary1, "enc1"),
+      part("rs_2", "Raw thought.", [], "enc2"),
+      part("rs_3", "", [], "enc3"),
+      part("rs_4", "Only on done.", summary4, "enc4"),
+      {
+        type: "tool-call",
+        toolCallId: "call_1",
+        toolName: "read",
+        input: {},
+        providerMetadata: { openai: { itemId: "fc_1" } },
+      },
     ]);
-    // The loop folds consecutive reasoning deltas into one part (metadata merged: rs_2 wins there), so the call's
-    // own record of the reasoning before it is what sends both items back, in order.
-    const assistant = assembleAssistant(events);
-    expect(assistant.content[0]).toMatchObject({ type: "reasoning", text: "First.\n\nSecond. Raw thought." });
     expect(buildResponsesBody("gpt-5", { messages: [assistant], tools: [] }).input).toEqual([
       { type: "reasoning", id: "rs_1", summary: summary1, encrypted_content: "enc1" },
       { type: "reasoning", id: "rs_2", summary: [], encrypted_content: "enc2" },
+      { type: "reasoning", id: "rs_3", summary: [], encrypted_content: "enc3" },
+      { type: "reasoning", id: "rs_4", summary: summary4, encrypted_content: "enc4" },
       { type: "function_call", call_id: "call_1", name: "read", arguments: "{}", id: "fc_1" },
     ]);
   });
 
-  it("replays a summary-less reasoning item between two calls before the second call", async () => {
+  it("keeps a text-less reasoning item between two calls in its place, before the second call", async () => {
     const events = await run([
       created,
       { type: "response.reasoning_summary_text.delta", item_id: "rs_1", summary_index: 0, delta: "Plan." },
@@ -232,9 +258,8 @@ describe("openai responses stream: tolerance", () => {
       argsDelta("fc_2", '{"path":"b"}', 3),
       terminal("response.completed"),
     ]);
-    // rs_2 has no text, so the loop attaches its metadata to the latest reasoning part (rs_1's): the request must
-    // not trust that part's position.
-    const assistant = assembleAssistant(events);
+    const assistant = assembleAssistant(new StreamAssembler(), events);
+    expect(assistant.content.map((part) => part.type)).toEqual(["reasoning", "tool-call", "reasoning", "tool-call"]);
     expect(buildResponsesBody("gpt-5", { messages: [assistant], tools: [] }).input).toEqual([
       { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "enc1" },
       { type: "function_call", call_id: "call_1", name: "read", arguments: '{"path":"a"}', id: "fc_1" },

@@ -85,8 +85,6 @@ export class ResponsesStreamConverter {
   private readonly reasoningSeen = new Map<string, number>();
   private callCount = 0;
   private refused = false;
-  /** Reasoning items finished since the last other item: the API pairs them with the item that follows. */
-  private pendingReasoning: OpenAIReasoningMetadata[] = [];
 
   /** The neutral events for one vendor event. */
   convert(event: ResponsesEvent): AgentModelEvent[] {
@@ -133,10 +131,7 @@ export class ResponsesStreamConverter {
 
   private itemAdded(event: ResponsesEvent): AgentModelEvent[] {
     const item = event.item;
-    if (!item || item.type === "reasoning") return [];
-    const reasoning = this.pendingReasoning;
-    this.pendingReasoning = [];
-    if (item.type !== "function_call") return [];
+    if (item?.type !== "function_call") return [];
     const state: CallState = { index: this.callCount++, emitted: 0 };
     if (item.id) this.calls.set(item.id, state);
     if (event.output_index !== undefined) this.callsByOutput.set(event.output_index, state);
@@ -146,11 +141,8 @@ export class ResponsesStreamConverter {
       toolCallId: item.call_id || inventCallId(),
       toolName: item.name ?? "",
     };
-    // The call also carries the reasoning items that preceded it, so they go back right before it whatever
-    // the loop does with consecutive reasoning parts (it may merge them into one).
     if (item.id) {
       const metadata: OpenAIToolCallMetadata = { itemId: item.id };
-      if (reasoning.length > 0) metadata.reasoning = reasoning;
       delta.metadata = { [OPENAI_METADATA_KEY]: { ...metadata } };
     }
     if (item.arguments) {
@@ -230,22 +222,21 @@ export class ResponsesStreamConverter {
     return [];
   }
 
-  /** The reasoning item's replay data arrives whole here (the copy on `.added` may be incomplete). */
+  /**
+   * The reasoning item's replay data arrives whole here (the copy on `.added` may be incomplete). It rides on one
+   * delta whose `signature` is the item id: the loop closes a reasoning part once it is signed, so each item
+   * becomes exactly one part, in output order, even when items follow each other or have no text.
+   */
   private reasoningDone(item: ResponsesItem): AgentModelEvent[] {
-    const events: AgentModelEvent[] = [];
-    if (item.id && !this.reasoningSeen.has(item.id) && item.summary?.length) {
-      events.push({ type: "reasoning-delta", text: item.summary.map((part) => part.text).join("\n\n") });
-    }
-    if (!item.id) return events;
+    if (!item.id) return [];
+    // A server that streamed no summary deltas still gives the summary here.
+    const text =
+      !this.reasoningSeen.has(item.id) && item.summary?.length ? item.summary.map((p) => p.text).join("\n\n") : "";
     const metadata: OpenAIReasoningMetadata = { itemId: item.id, summary: item.summary ?? [] };
     if (item.encrypted_content) metadata.encryptedContent = item.encrypted_content;
-    this.pendingReasoning.push(metadata);
-    events.push({
-      type: "reasoning-delta",
-      text: "",
-      metadata: { [OPENAI_METADATA_KEY]: { ...metadata } },
-    });
-    return events;
+    return [
+      { type: "reasoning-delta", text, signature: item.id, metadata: { [OPENAI_METADATA_KEY]: { ...metadata } } },
+    ];
   }
 
   private terminal(event: ResponsesEvent): AgentModelEvent[] {

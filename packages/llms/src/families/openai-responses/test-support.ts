@@ -1,15 +1,8 @@
 /**
- * Helpers for this family's tests (not exported by the package): collecting a stream, assembling an assistant
- * message from events the way the loop does, reading cassettes as text, and seeded random chunking.
+ * Helpers for this family's tests (not exported by the package): collecting a stream, an assistant message from
+ * events through the loop's assembler, reading cassettes as text, and seeded random chunking.
  */
-import type {
-  AgentMessage,
-  AgentModelEvent,
-  ContentPart,
-  ProviderMetadata,
-  ReasoningPart,
-  ToolCallPart,
-} from "@heddle/shared";
+import type { AgentMessage, AgentModelEvent, ContentPart } from "@heddle/shared";
 
 export async function collect(stream: AsyncIterable<AgentModelEvent>): Promise<AgentModelEvent[]> {
   const events: AgentModelEvent[] = [];
@@ -17,60 +10,19 @@ export async function collect(stream: AsyncIterable<AgentModelEvent>): Promise<A
   return events;
 }
 
-function mergeMetadata(target: ProviderMetadata | undefined, extra: ProviderMetadata): ProviderMetadata {
-  const merged: ProviderMetadata = { ...target };
-  for (const family of Object.keys(extra)) merged[family] = { ...merged[family], ...extra[family] };
-  return merged;
+/**
+ * The part of `@heddle/agents`' `StreamAssembler` these tests drive. The tests pass the real one in (imported by
+ * relative path in the test files only: this package may not import agents), so they follow the loop's rules.
+ */
+export interface Assembler {
+  push(event: AgentModelEvent): void;
+  finish(): { content: ContentPart[] };
 }
 
-/**
- * An assistant message from a response's events, with the rules of `@heddle/agents`' stream assembler (which this
- * package may not import): text and reasoning appended in arrival order, consecutive reasoning deltas into one
- * part, a delta carrying only a signature or metadata attached to the latest reasoning part, metadata merged per
- * family key; tool calls keyed by index, their argument text parsed once at the end.
- */
-export function assembleAssistant(events: AgentModelEvent[], id = "m-assistant"): AgentMessage {
-  const content: ContentPart[] = [];
-  const calls = new Map<number | string, { part: ToolCallPart; text: string; input?: unknown }>();
-  for (const event of events) {
-    const last = content[content.length - 1];
-    if (event.type === "text-delta") {
-      if (last?.type === "text") last.text += event.text;
-      else content.push({ type: "text", text: event.text });
-    } else if (event.type === "reasoning-delta") {
-      const onlyExtras = event.text === "" && (event.signature !== undefined || event.metadata !== undefined);
-      let part: ReasoningPart | undefined = last?.type === "reasoning" ? last : undefined;
-      for (let i = content.length - 1; !part && onlyExtras && i >= 0; i--) {
-        const candidate = content[i]!;
-        if (candidate.type === "reasoning") part = candidate;
-      }
-      if (!part) {
-        part = { type: "reasoning", text: "" };
-        content.push(part);
-      }
-      part.text += event.text;
-      if (event.signature) part.signature = event.signature;
-      if (event.metadata) part.providerMetadata = mergeMetadata(part.providerMetadata, event.metadata);
-    } else if (event.type === "tool-call-delta") {
-      const key = event.index ?? event.toolCallId ?? 0;
-      let call = calls.get(key);
-      if (!call) {
-        const part: ToolCallPart = {
-          type: "tool-call",
-          toolCallId: event.toolCallId ?? "",
-          toolName: event.toolName ?? "",
-          input: {},
-        };
-        if (event.metadata) part.providerMetadata = event.metadata;
-        call = { part, text: "" };
-        calls.set(key, call);
-        content.push(part);
-      }
-      if (event.inputText) call.text += event.inputText;
-      if (event.input !== undefined) call.input = event.input;
-    }
-  }
-  for (const call of calls.values()) call.part.input = call.input ?? (call.text ? JSON.parse(call.text) : {});
+/** The assistant message the loop would record for a response's events. */
+export function assembleAssistant(assembler: Assembler, events: AgentModelEvent[], id = "m-assistant"): AgentMessage {
+  for (const event of events) assembler.push(event);
+  const { content } = assembler.finish();
   return { id, role: "assistant", content, createdAt: 0, model: { provider: "openai", id: "test" } };
 }
 
