@@ -104,7 +104,14 @@ describe("mock provider server: transport faults", () => {
       reads.push(new TextDecoder().decode(value));
     }
     expect(reads.join("")).toBe("abcdefghij");
-    expect(reads).toEqual(["a", "bcd", "e", "fgh", "i", "j"]);
+    // TCP may merge writes that arrive close together (a loaded machine), but never splits inside one here:
+    // every read must end on a chunk boundary of 1,3,1,3,1,1 bytes, and the delays give more than one read.
+    let offset = 0;
+    for (const read of reads) {
+      offset += read.length;
+      expect([1, 4, 5, 8, 9, 10]).toContain(offset);
+    }
+    expect(reads.length).toBeGreaterThan(1);
   });
 
   it("cuts the connection after N bytes", async () => {
