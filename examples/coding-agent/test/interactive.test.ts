@@ -97,6 +97,25 @@ it("a person runs a turn, answers approvals, uses /cost and /sessions, and stops
   // The shell's process group was killed with the turn.
   expect(spawnSync("pgrep", ["-f", "sleep 30 && echo finished"]).status).not.toBe(0);
 
+  // Esc stops a running turn too.
+  type("wait again please");
+  press("Enter");
+  await waitFor((s) => count(s, "Running a slow command") === 2, "the second slow turn to start");
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  press("Escape");
+  await waitFor((s) => count(s, "(turn stopped)") === 2, "Esc to stop the turn", 10_000);
+
+  // /fork branches into a new session; /resume goes back to the first one by id.
+  const firstId = /session (ses_[a-z0-9]+) · \/help/.exec(screen())?.[1];
+  expect(firstId).toBeTruthy();
+  type("/fork");
+  press("Enter");
+  text = await waitFor((s) => /forked into ses_[a-z0-9]+/.test(s), "/fork");
+  expect(/forked into (ses_[a-z0-9]+)/.exec(text)?.[1]).not.toBe(firstId);
+  type(`/resume ${firstId}`);
+  press("Enter");
+  await waitFor((s) => s.includes(`resumed ${firstId} (`), "/resume");
+
   press("C-c");
   press("C-c");
   const start = Date.now();
