@@ -88,6 +88,16 @@ describe("StreamAssembler", () => {
     expect(out.toolCalls[0]!.part.input).toEqual({ path: "a.txt", limit: 5 });
   });
 
+  it("sees a restart after a complete value that came in many fragments, even after whitespace", () => {
+    const out = assemble([
+      { type: "tool-call-delta", index: 0, toolCallId: "a", toolName: "one", inputText: '{"s":' },
+      { type: "tool-call-delta", index: 0, inputText: '"\\"}' },
+      { type: "tool-call-delta", index: 0, inputText: '"}' },
+      { type: "tool-call-delta", index: 0, inputText: ' \n{"s":"again"}' },
+    ]);
+    expect(out.toolCalls[0]!.part.input).toEqual({ s: "again" });
+  });
+
   it("does not mistake a nested object or a brace inside a string for a restart", () => {
     const out = assemble([
       { type: "tool-call-delta", index: 0, toolCallId: "a", toolName: "one", inputText: '{"s":"}{",' },

@@ -28,7 +28,11 @@ interface ToolSlot {
   input?: unknown;
   hasInput: boolean;
   metadata?: ProviderMetadata;
-  /** JSON nesting depth and string state, tracked per fragment so a restart is seen without re-parsing. */
+  /**
+   * JSON nesting depth and string state of `chunks[0..scanned)`, so a restart is seen without re-parsing. The scan
+   * is lazy: it runs only when a fragment could be a restart, and each chunk is scanned at most once.
+   */
+  scanned: number;
   depth: number;
   inString: boolean;
   escaped: boolean;
@@ -53,6 +57,34 @@ function mergeMetadata(target: ProviderMetadata | undefined, extra: ProviderMeta
   if (!target) return { ...extra };
   for (const family of Object.keys(extra)) target[family] = { ...target[family], ...extra[family] };
   return target;
+}
+
+/** True when `text` starts, after any whitespace, with `{` or `[`. */
+function opensValue(text: string): boolean {
+  const first = text.charCodeAt(0);
+  if (first === 123 /* { */ || first === 91 /* [ */) return true;
+  if (first > 32 && first < 127) return false;
+  return /^\s*[{[]/.test(text);
+}
+
+/** Advances the slot's JSON state over the chunks not scanned yet. */
+function scanArguments(slot: ToolSlot): void {
+  for (; slot.scanned < slot.chunks.length; slot.scanned++) {
+    const text = slot.chunks[slot.scanned] as string;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      if (slot.inString) {
+        if (slot.escaped) slot.escaped = false;
+        else if (ch === 92 /* \ */) slot.escaped = true;
+        else if (ch === 34 /* " */) slot.inString = false;
+      } else if (ch === 34) slot.inString = true;
+      else if (ch === 123 /* { */ || ch === 91 /* [ */) slot.depth++;
+      else if (ch === 125 /* } */ || ch === 93 /* ] */) {
+        slot.depth--;
+        if (slot.depth === 0) slot.complete = true;
+      }
+    }
+  }
 }
 
 /**
@@ -130,7 +162,13 @@ export class StreamAssembler {
         this.toolsById.set(event.toolCallId, slot);
       }
     } else if (event.index !== undefined) {
-      slot = this.toolsByIndex.get(event.index) ?? this.newToolSlot();
+      // The common fragment (index only, a known call): one lookup, no map writes.
+      slot = this.toolsByIndex.get(event.index);
+      if (slot) {
+        this.lastTool = slot;
+        return slot;
+      }
+      slot = this.newToolSlot();
     } else {
       slot = this.lastTool ?? this.newToolSlot();
     }
@@ -145,6 +183,7 @@ export class StreamAssembler {
       name: "",
       chunks: [],
       hasInput: false,
+      scanned: 0,
       depth: 0,
       inString: false,
       escaped: false,
@@ -155,28 +194,20 @@ export class StreamAssembler {
   }
 
   private appendArguments(slot: ToolSlot, text: string): void {
-    // Some servers resend the whole arguments object after a complete one: that fragment replaces the text.
-    if (slot.complete && /^\s*[{[]/.test(text)) {
-      slot.chunks.length = 0;
-      slot.depth = 0;
-      slot.inString = false;
-      slot.escaped = false;
-      slot.complete = false;
-    }
-    slot.chunks.push(text);
-    for (let i = 0; i < text.length; i++) {
-      const ch = text.charCodeAt(i);
-      if (slot.inString) {
-        if (slot.escaped) slot.escaped = false;
-        else if (ch === 92 /* \ */) slot.escaped = true;
-        else if (ch === 34 /* " */) slot.inString = false;
-      } else if (ch === 34) slot.inString = true;
-      else if (ch === 123 /* { */ || ch === 91 /* [ */) slot.depth++;
-      else if (ch === 125 /* } */ || ch === 93 /* ] */) {
-        slot.depth--;
-        if (slot.depth === 0) slot.complete = true;
+    // Some servers resend the whole arguments object after a complete one: that fragment replaces the text. Only a
+    // fragment that opens an object or array can be one, so the JSON state is brought up to date only then.
+    if (slot.chunks.length > 0 && opensValue(text)) {
+      scanArguments(slot);
+      if (slot.complete) {
+        slot.chunks.length = 0;
+        slot.scanned = 0;
+        slot.depth = 0;
+        slot.inString = false;
+        slot.escaped = false;
+        slot.complete = false;
       }
     }
+    slot.chunks.push(text);
   }
 
   /** The message content in arrival order; tool-call arguments are parsed here, once. */

@@ -107,6 +107,29 @@ describe("prepareMessagesForTarget", () => {
     ]);
   });
 
+  it("returns the input array itself when nothing needs a change", () => {
+    const messages: AgentMessage[] = [
+      { id: "u", role: "user", createdAt: 0, content: [{ type: "text", text: "hi" }] },
+      {
+        id: "a",
+        role: "assistant",
+        createdAt: 0,
+        content: [{ type: "tool-call", toolCallId: "call_1", toolName: "note", input: {} }],
+      },
+      {
+        id: "t",
+        role: "tool",
+        createdAt: 0,
+        content: [{ type: "tool-result", toolCallId: "call_1", toolName: "note", output: "ok" }],
+      },
+    ];
+    expect(prepareMessagesForTarget(messages, { family: "openai-chat" })).toBe(messages);
+    const forMistral = prepareMessagesForTarget(messages, { family: "openai-chat", providerId: "mistral" });
+    expect(forMistral).not.toBe(messages);
+    expect(forMistral[0]).toBe(messages[0]);
+    expect(forMistral[2]!.content[0]).toMatchObject({ toolCallId: expect.stringMatching(/^[a-zA-Z0-9]{9}$/) });
+  });
+
   it("never mutates its input", () => {
     const input = transcript();
     const snapshot = structuredClone(input);

@@ -96,17 +96,25 @@ function withMetadata<T extends { providerMetadata?: ProviderMetadata }>(part: T
  *   signatures are only ever sent back to the vendor that made them;
  * - provider metadata of other families is stripped from every part;
  * - tool-call ids that break the target's limits are rewritten, the same way in calls and results.
- * Messages that need no change are returned as the same objects.
+ * Messages that need no change are returned as the same objects, and the input array itself when none changes.
  */
 export function prepareMessagesForTarget(messages: AgentMessage[], target: HandoffTarget): AgentMessage[] {
   const familyOf = target.familyOfProvider ?? ((id: string) => BUILTIN_PROVIDER_FAMILIES[id]);
   const rule = ruleFor(target);
   const idMap = new Map<string, string>();
-  const used = new Set<string>();
+  // The ids already valid, so a rewritten one never collides with them; gathered only once an id needs rewriting.
+  let used: Set<string> | undefined;
   const mapId = (id: string): string => {
     if (!rule || rule.valid(id)) return id;
     const known = idMap.get(id);
     if (known) return known;
+    if (!used) {
+      used = new Set<string>();
+      for (const message of messages)
+        for (const part of message.content)
+          if ((part.type === "tool-call" || part.type === "tool-result") && rule.valid(part.toolCallId))
+            used.add(part.toolCallId);
+    }
     let next = "";
     for (let salt = 0; salt < 100; salt++) {
       next = target.providerId === "mistral" ? nineChars(id, salt) : rule.make(id, shortHash(id, salt));
@@ -116,23 +124,22 @@ export function prepareMessagesForTarget(messages: AgentMessage[], target: Hando
     used.add(next);
     return next;
   };
-  if (rule) {
-    for (const message of messages)
-      for (const part of message.content)
-        if ((part.type === "tool-call" || part.type === "tool-result") && rule.valid(part.toolCallId))
-          used.add(part.toolCallId);
-  }
-
-  return messages.map((message) => {
-    let changed = false;
-    const content: ContentPart[] = [];
-    for (const part of message.content) {
+  // Copied only from the first message that changes: on a transcript already valid for the target (every turn of
+  // a single-vendor run) the input array itself comes back, and nothing is allocated per message.
+  let out: AgentMessage[] | undefined;
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as AgentMessage;
+    let content: ContentPart[] | undefined;
+    for (let at = 0; at < message.content.length; at++) {
+      const part = message.content[at] as ContentPart;
       const next = convertPart(part, message);
-      if (next !== part) changed = true;
-      if (next) content.push(next);
+      if (next !== part && !content) content = message.content.slice(0, at);
+      if (content && next) content.push(next);
     }
-    return changed ? { ...message, content } : message;
-  });
+    if (content && !out) out = messages.slice(0, index);
+    if (out) out.push(content ? { ...message, content } : message);
+  }
+  return out ?? messages;
 
   function convertPart(part: ContentPart, message: AgentMessage): ContentPart | undefined {
     switch (part.type) {

@@ -137,6 +137,25 @@ describe("withRetries holds an attempt to the family contract", () => {
     expect(readAfterFinish).toBe(false);
   });
 
+  it("closes the attempt when the consumer leaves, before or after the first output", async () => {
+    const closed: string[] = [];
+    const attempt = (name: string) => async () =>
+      (async function* () {
+        try {
+          yield { type: "usage", usage: { inputTokens: 1 } } as AgentModelEvent;
+          yield { type: "text-delta", text: "a" } as AgentModelEvent;
+          yield { type: "text-delta", text: "b" } as AgentModelEvent;
+          yield { type: "finish", reason: "stop" } as AgentModelEvent;
+        } finally {
+          closed.push(name);
+        }
+      })();
+    for await (const event of withRetries(attempt("at first output"), ctx())) if (event.type === "text-delta") break;
+    for await (const event of withRetries(attempt("mid-stream"), ctx()))
+      if (event.type === "text-delta" && event.text === "b") break;
+    expect(closed).toEqual(["at first output", "mid-stream"]);
+  });
+
   it("applies map to every event (the gateway prices usage there)", async () => {
     const { attempt } = script([
       { type: "text-delta", text: "x" },

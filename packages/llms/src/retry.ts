@@ -1,5 +1,6 @@
 import type { AgentModelEvent, ModelError } from "@heddle/shared";
 import { classifyUnknownError, modelError } from "./errors.js";
+import { done, mapStream } from "./map-stream.js";
 import type { RetryPolicy } from "./types.js";
 
 /** The defaults: 3 retries, 500 ms doubling, capped at 30 s, ±20 % jitter. */
@@ -70,57 +71,131 @@ const aborted = (): AgentModelEvent => ({
  * event passes straight through and a failure is reported, never retried (the caller has already seen output).
  * An empty response (`stop` with no output at all) is retried too.
  *
- * It also holds each attempt to the family contract, so the gateway needs no extra layer per event (each async
- * generator a streamed event passes through costs a promise and a microtask): a throw, from the attempt's setup
- * or its stream, becomes a classified `finish`, exactly one `finish` ends the stream, and nothing after it is read.
+ * It also holds each attempt to the family contract, so the gateway needs no extra layer per event: a throw, from
+ * the attempt's setup or its stream, becomes a classified `finish`, exactly one `finish` ends the stream, and
+ * nothing after it is read.
+ *
+ * The attempts up to the first output run in an async generator (`untilOutput`). The rest of the stream, nearly
+ * all of its events, is read by `mapStream`, which costs one `await` per event where a generator's `yield` costs
+ * a promise and several microtask hops.
  */
-export async function* withRetries(
+export function withRetries(
   attempt: () => AsyncIterable<AgentModelEvent> | Promise<AsyncIterable<AgentModelEvent>>,
   ctx: RetryContext,
 ): AsyncIterable<AgentModelEvent> {
+  return new RetryingStream(untilOutput(attempt, ctx), ctx);
+}
+
+class RetryingStream implements AsyncIterableIterator<AgentModelEvent> {
+  private live: AsyncIterableIterator<AgentModelEvent> | undefined;
+
+  constructor(
+    private readonly setup: AsyncGenerator<AgentModelEvent, AsyncIterator<AgentModelEvent> | undefined>,
+    private readonly ctx: RetryContext,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<AgentModelEvent>> {
+    if (this.live) return this.live.next();
+    return this.setup.next().then((step) => {
+      if (!step.done) return step;
+      // The attempt produced output and `untilOutput` handed over its stream.
+      if (step.value && !this.live) this.live = passThrough(step.value, this.ctx);
+      return this.live ? this.live.next() : done();
+    });
+  }
+
+  async return(): Promise<IteratorResult<AgentModelEvent>> {
+    if (this.live) await this.live.return?.();
+    else await this.setup.return(undefined);
+    return done();
+  }
+}
+
+/** An attempt's stream after its first output: mapped, and ended by exactly one `finish`. */
+function passThrough(source: AsyncIterator<AgentModelEvent>, ctx: RetryContext) {
+  const map = ctx.map;
+  return mapStream<AgentModelEvent, AgentModelEvent>({
+    open: () => source,
+    chunk(raw, out) {
+      const event = map ? map(raw) : raw;
+      out.push(event);
+      return event.type === "finish";
+    },
+    end: (out) => out.push(missingFinish()),
+    fail: (error, out) => out.push(classifiedFinish(error, ctx.signal)),
+  });
+}
+
+const missingFinish = (): Extract<AgentModelEvent, { type: "finish" }> => ({
+  type: "finish",
+  reason: "error",
+  error: modelError("unknown", "The model stream ended without a finish event."),
+});
+
+function classifiedFinish(error: unknown, signal: AbortSignal): Extract<AgentModelEvent, { type: "finish" }> {
+  const classified = classifyUnknownError(error, signal);
+  return { type: "finish", reason: classified.kind === "aborted" ? "aborted" : "error", error: classified };
+}
+
+/**
+ * Yields what `withRetries` emits until an attempt's first output event (included), then returns that attempt's
+ * stream, still open, for `passThrough` to read on. Returns undefined when the stream ended here.
+ */
+async function* untilOutput(
+  attempt: () => AsyncIterable<AgentModelEvent> | Promise<AsyncIterable<AgentModelEvent>>,
+  ctx: RetryContext,
+): AsyncGenerator<AgentModelEvent, AsyncIterator<AgentModelEvent> | undefined> {
   const maxRetries = Math.max(0, ctx.policy.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries);
   const map = ctx.map;
   for (let retry = 0; ; retry++) {
     if (ctx.signal.aborted) {
       yield aborted();
-      return;
+      return undefined;
     }
     const held: AgentModelEvent[] = [];
-    let streaming = false;
     let finish: Extract<AgentModelEvent, { type: "finish" }> | undefined;
     try {
-      for await (const raw of await attempt()) {
-        const event = map ? map(raw) : raw;
+      // Read by hand, not with `for await`: leaving that loop would close the stream, and on the first output the
+      // open stream is handed over instead. Where `for await` would close it (break, a throw in the body, the
+      // consumer leaving), it is closed here too.
+      const source = (await attempt())[Symbol.asyncIterator]();
+      for (;;) {
+        const step = await source.next();
+        if (step.done) break;
+        let event: AgentModelEvent;
+        try {
+          event = map ? map(step.value) : step.value;
+        } catch (error) {
+          await closeQuietly(source);
+          throw error;
+        }
         if (event.type === "finish") {
           finish = event;
+          await source.return?.();
           break;
         }
-        if (streaming) {
-          yield event;
+        if (!isOutput(event)) {
+          held.push(event);
           continue;
         }
-        if (isOutput(event)) {
-          streaming = true;
+        let handedOver = false;
+        try {
           for (const earlier of held) yield earlier;
-          held.length = 0;
           yield event;
-          continue;
+          handedOver = true;
+          return source;
+        } finally {
+          if (!handedOver) await source.return?.();
         }
-        held.push(event);
       }
     } catch (error) {
-      const classified = classifyUnknownError(error, ctx.signal);
-      finish = { type: "finish", reason: classified.kind === "aborted" ? "aborted" : "error", error: classified };
+      finish = classifiedFinish(error, ctx.signal);
     }
-    finish ??= {
-      type: "finish",
-      reason: "error",
-      error: modelError("unknown", "The model stream ended without a finish event."),
-    };
-    if (streaming) {
-      yield finish;
-      return;
-    }
+    finish ??= missingFinish();
 
     const error = finish.error;
     const retryable =
@@ -129,7 +204,7 @@ export async function* withRetries(
     if (!retryable || retry >= maxRetries || ctx.signal.aborted) {
       for (const event of held) yield event;
       yield ctx.signal.aborted && finish.reason !== "aborted" ? aborted() : finish;
-      return;
+      return undefined;
     }
     const reported = error ?? modelError("server", "The model returned an empty response.", { retryable: true });
     const delayMs = retryDelayMs(ctx.policy, retry + 1, error, ctx.random);
@@ -147,7 +222,15 @@ export async function* withRetries(
     }
     if (!(await sleep(delayMs, ctx.signal))) {
       yield aborted();
-      return;
+      return undefined;
     }
+  }
+}
+
+async function closeQuietly(source: AsyncIterator<unknown>): Promise<void> {
+  try {
+    await source.return?.();
+  } catch {
+    // The error that made us leave wins over one from closing.
   }
 }

@@ -1,5 +1,6 @@
 import type { AgentModelEvent } from "@heddle/shared";
 import { modelError } from "../../errors.js";
+import { mapStream } from "../../map-stream.js";
 import type { FamilyCallContext, WireFamily } from "../../types.js";
 import { classifyOpenAIError } from "./errors.js";
 import { toChatRequest } from "./request.js";
@@ -16,7 +17,12 @@ let modulePromise: Promise<OpenAIModule> | undefined;
 const clients = new Map<string, OpenAIClient>();
 const MAX_CLIENTS = 32;
 
+// The last lookup, so the turns of one agent (same key, URL and headers object) skip building the map key.
+let last: { apiKey?: string; baseUrl?: string; headers?: Record<string, string>; client: OpenAIClient } | undefined;
+
 async function clientFor(ctx: FamilyCallContext): Promise<OpenAIClient> {
+  if (last && last.apiKey === ctx.apiKey && last.baseUrl === ctx.baseUrl && last.headers === ctx.headers)
+    return last.client;
   modulePromise ??= import("openai");
   const { OpenAI } = await modulePromise;
   // Local servers take any key; the client refuses to start without one.
@@ -35,56 +41,59 @@ async function clientFor(ctx: FamilyCallContext): Promise<OpenAIClient> {
     if (clients.size >= MAX_CLIENTS) clients.delete(clients.keys().next().value as string);
     clients.set(key, client);
   }
+  last = {
+    ...(ctx.apiKey !== undefined && { apiKey: ctx.apiKey }),
+    ...(ctx.baseUrl !== undefined && { baseUrl: ctx.baseUrl }),
+    ...(ctx.headers && { headers: ctx.headers }),
+    client,
+  };
   return client;
 }
 
-async function* streamOnce(ctx: FamilyCallContext): AsyncIterable<AgentModelEvent> {
+function streamOnce(ctx: FamilyCallContext): AsyncIterable<AgentModelEvent> {
   const mapper = new ChatStreamMapper();
-  const out: AgentModelEvent[] = [];
   // The client adds an abort listener to the signal it is given and never removes it; a caller's signal reused
-  // for every turn would collect one per call. The client gets a per-call signal instead, linked here and unlinked
-  // in `finally`.
+  // for every turn would collect one per call. The client gets a per-call signal instead, linked in `open` and
+  // unlinked in `close`.
   const call = new AbortController();
   const forward = () => call.abort(ctx.signal.reason);
-  if (ctx.signal.aborted) call.abort(ctx.signal.reason);
-  else ctx.signal.addEventListener("abort", forward, { once: true });
-  try {
-    const client = await clientFor(ctx);
-    const body = toChatRequest(ctx.modelId, ctx.request);
-    const headers = ctx.request.options?.headers;
-    const stream = await client.chat.completions.create(body as never, {
-      signal: call.signal,
-      ...(headers && { headers }),
-    });
-    for await (const chunk of stream as unknown as AsyncIterable<ChatChunk>) {
-      mapper.handle(chunk, out);
-      if (out.length > 0) {
-        for (const event of out) yield event;
-        out.length = 0;
+  return mapStream<ChatChunk, AgentModelEvent>({
+    async open() {
+      if (ctx.signal.aborted) call.abort(ctx.signal.reason);
+      else ctx.signal.addEventListener("abort", forward, { once: true });
+      const client = await clientFor(ctx);
+      const body = toChatRequest(ctx.modelId, ctx.request);
+      const headers = ctx.request.options?.headers;
+      const stream = await client.chat.completions.create(body as never, {
+        signal: call.signal,
+        ...(headers && { headers }),
+      });
+      return stream as unknown as AsyncIterable<ChatChunk>;
+    },
+    chunk: (chunk, out) => mapper.handle(chunk, out),
+    end(out) {
+      // The client ends iteration quietly when the signal aborts mid-stream.
+      if (ctx.signal.aborted) {
+        if (mapper.usage) out.push({ type: "usage", usage: mapper.usage });
+        out.push({ type: "finish", reason: "aborted", error: modelError("aborted", "The request was aborted.") });
+        return;
       }
-    }
-  } catch (error) {
-    if (mapper.usage) yield { type: "usage", usage: mapper.usage };
-    const classified = classifyOpenAIError(error, ctx.signal);
-    yield { type: "finish", reason: classified.kind === "aborted" ? "aborted" : "error", error: classified };
-    return;
-  } finally {
-    ctx.signal.removeEventListener("abort", forward);
-  }
-  // The client ends iteration quietly when the signal aborts mid-stream.
-  if (ctx.signal.aborted) {
-    if (mapper.usage) yield { type: "usage", usage: mapper.usage };
-    yield { type: "finish", reason: "aborted", error: modelError("aborted", "The request was aborted.") };
-    return;
-  }
-  yield { type: "usage", usage: mapper.usage ?? {} };
-  const reason = mapper.reason();
-  if (reason === undefined) {
-    const error = modelError("network", "The stream ended before the model finished its response.");
-    yield { type: "finish", reason: "error", error };
-    return;
-  }
-  yield { type: "finish", reason };
+      out.push({ type: "usage", usage: mapper.usage ?? {} });
+      const reason = mapper.reason();
+      if (reason === undefined) {
+        const error = modelError("network", "The stream ended before the model finished its response.");
+        out.push({ type: "finish", reason: "error", error });
+        return;
+      }
+      out.push({ type: "finish", reason });
+    },
+    fail(error, out) {
+      if (mapper.usage) out.push({ type: "usage", usage: mapper.usage });
+      const classified = classifyOpenAIError(error, ctx.signal);
+      out.push({ type: "finish", reason: classified.kind === "aborted" ? "aborted" : "error", error: classified });
+    },
+    close: () => ctx.signal.removeEventListener("abort", forward),
+  });
 }
 
 /** OpenAI Chat Completions, and every OpenAI-compatible server. */
