@@ -118,7 +118,7 @@ function measureImports() {
     "openai+client": 'import("openai") + new OpenAI()',
     heddle: "@heddle/agents + @heddle/llms, createAgent + gateway model",
     "heddle+client": "that + the openai client its first request loads",
-    zod: 'import("zod") alone (part of heddle: @heddle/shared loads it)',
+    zod: 'import("zod") alone (for scale: createTool users load it; @heddle/shared does not)',
   };
   for (const mode of modes) {
     console.log(
