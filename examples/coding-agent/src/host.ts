@@ -3,7 +3,6 @@ import {
   createSession,
   defaultSessionDbPath,
   defaultToolPolicies,
-  FileCheckpointer,
   openSession,
   type SessionRuntime,
   SqliteSessionStore,
@@ -42,12 +41,9 @@ export async function startSession(
   store: SqliteSessionStore,
   resumeId?: string,
 ): Promise<SessionRuntime> {
-  // Prior file contents go to the session store before each write, so /rewind can put files back without git.
-  const checkpointer = new FileCheckpointer({ store, workspaceRoot: config.workspaceRoot });
   const tools = createDefaultTools({
     workspaceRoot: config.workspaceRoot,
     preset: config.preset,
-    checkpointer,
     ...(config.askUser && { askUser: async (request: { question: string }) => config.askUser!(request.question) }),
   });
   const options = {
@@ -56,7 +52,6 @@ export async function startSession(
     workspaceRoot: config.workspaceRoot,
     systemPrompt: systemPrompt(config.workspaceRoot),
     tools,
-    hooks: checkpointer.hooks,
     // Like Claude Code, the host runs the project's own hooks from .heddle/settings.json (the SDK does not by default).
     commandHooks: {},
     toolPolicies: defaultToolPolicies(config.preset),

@@ -81,44 +81,62 @@ describe("FileCheckpointer with the file tools", () => {
 });
 
 describe("session rewind with files", () => {
-  it("a session whose agent edits three files is rewound to before the edits: contents and transcript back, a created file removed", async () => {
-    await mkdir(path.join(root, "src"));
-    await writeFile(path.join(root, "src/a.ts"), "export const a = 1;\n");
-    await writeFile(path.join(root, "src/b.ts"), "export const b = 1;\n");
-    const store = new MemorySessionStore();
-    const checkpointer = new FileCheckpointer({ store, workspaceRoot: root });
-    const tools = createDefaultTools({ workspaceRoot: root, preset: "edit", checkpointer });
-    const model = createScriptedModel([
-      { text: "Hello." },
-      {
-        toolCalls: [
-          { id: "e1", name: "edit_file", input: { path: "src/a.ts", old_text: "a = 1", new_text: "a = 2" } },
-          { id: "e2", name: "write_file", input: { path: "src/b.ts", content: "export const b = 2;\n" } },
-        ],
-      },
-      { toolCalls: [{ id: "e3", name: "write_file", input: { path: "src/c.ts", content: "export const c = 3;\n" } }] },
-      { text: "Edited three files." },
-    ]);
-    const session = await createSession({ store, model, tools, hooks: checkpointer.hooks, workspaceRoot: root });
-    await session.send("say hello");
-    const before = await session.history();
-    const result = await session.send("edit the files");
-    expect(result.status).toBe("completed");
-    expect(await read("src/a.ts")).toBe("export const a = 2;\n");
-    expect(await read("src/c.ts")).toBe("export const c = 3;\n");
+  // "session": the session checkpoints by itself (its workspace is set); "host": the host wires its own.
+  it.each(["session", "host"] as const)(
+    "a session whose agent edits three files is rewound to before the edits: contents and transcript back, a created file removed (checkpointer from the %s)",
+    async (wiring) => {
+      await mkdir(path.join(root, "src"));
+      await writeFile(path.join(root, "src/a.ts"), "export const a = 1;\n");
+      await writeFile(path.join(root, "src/b.ts"), "export const b = 1;\n");
+      const store = new MemorySessionStore();
+      const checkpointer = wiring === "host" ? new FileCheckpointer({ store, workspaceRoot: root }) : undefined;
+      const tools = createDefaultTools({ workspaceRoot: root, preset: "edit", ...(checkpointer && { checkpointer }) });
+      const model = createScriptedModel([
+        { text: "Hello." },
+        {
+          toolCalls: [
+            { id: "e1", name: "edit_file", input: { path: "src/a.ts", old_text: "a = 1", new_text: "a = 2" } },
+            { id: "e2", name: "write_file", input: { path: "src/b.ts", content: "export const b = 2;\n" } },
+          ],
+        },
+        {
+          toolCalls: [{ id: "e3", name: "write_file", input: { path: "src/c.ts", content: "export const c = 3;\n" } }],
+        },
+        { text: "Edited three files." },
+      ]);
+      const session = await createSession({
+        store,
+        model,
+        tools,
+        ...(checkpointer && { hooks: checkpointer.hooks }),
+        workspaceRoot: root,
+      });
+      await session.send("say hello");
+      const before = await session.history();
+      const result = await session.send("edit the files");
+      expect(result.status).toBe("completed");
+      expect(await read("src/a.ts")).toBe("export const a = 2;\n");
+      expect(await read("src/c.ts")).toBe("export const c = 3;\n");
+      // One checkpoint per file, whichever checkpointer took it.
+      expect((await store.listFileCheckpoints(session.id)).map((c) => c.path).sort()).toEqual([
+        "src/a.ts",
+        "src/b.ts",
+        "src/c.ts",
+      ]);
 
-    const lastKept = before.at(-1)!.id;
-    const preview = await session.previewRewind(lastKept);
-    expect(preview.files).toEqual([
-      { path: "src/a.ts", action: "restore" },
-      { path: "src/b.ts", action: "restore" },
-      { path: "src/c.ts", action: "delete" },
-    ]);
-    await session.rewind(lastKept, { files: true });
-    expect(await read("src/a.ts")).toBe("export const a = 1;\n");
-    expect(await read("src/b.ts")).toBe("export const b = 1;\n");
-    expect(await exists("src/c.ts")).toBe(false);
-    expect((await session.history()).map(getMessageText)).toEqual(before.map(getMessageText));
-    await session.close();
-  });
+      const lastKept = before.at(-1)!.id;
+      const preview = await session.previewRewind(lastKept);
+      expect(preview.files).toEqual([
+        { path: "src/a.ts", action: "restore" },
+        { path: "src/b.ts", action: "restore" },
+        { path: "src/c.ts", action: "delete" },
+      ]);
+      await session.rewind(lastKept, { files: true });
+      expect(await read("src/a.ts")).toBe("export const a = 1;\n");
+      expect(await read("src/b.ts")).toBe("export const b = 1;\n");
+      expect(await exists("src/c.ts")).toBe(false);
+      expect((await session.history()).map(getMessageText)).toEqual(before.map(getMessageText));
+      await session.close();
+    },
+  );
 });

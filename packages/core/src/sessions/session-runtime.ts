@@ -10,9 +10,15 @@ import type {
   PrepareTurnContext,
   PrepareTurnResult,
 } from "@heddle/shared";
-import { type FileRestoreChange, previewFileRestore, restoreFileCheckpoints } from "../checkpoints/index.js";
+import {
+  FileCheckpointer,
+  type FileRestoreChange,
+  previewFileRestore,
+  restoreFileCheckpoints,
+} from "../checkpoints/index.js";
 import { type CompactionOptions, Compactor, type ManualCompactionResult } from "../compaction/compactor.js";
 import { createSafetyHooks, mergeHooks, type SafetyOptions } from "../safety/safety.js";
+import { FILE_CHECKPOINTER_METADATA_KEY } from "../tools/write-file.js";
 import {
   InvalidSessionInputError,
   MessageNotFoundError,
@@ -346,13 +352,31 @@ export class SessionRuntime {
             return { ...compacted, ...own };
           }
         : undefined;
+    // With a workspace, every write_file/edit_file of this session is checkpointed (unless its tool has its own
+    // checkpointer), so rewind({files: true}) works without the host wiring a FileCheckpointer.
+    const checkpointer = this.#checkpointer();
     return {
       ...config,
       sessionId: this.id,
       initialMessages: history,
-      hooks: mergeHooks(flush, hooks, ...safetyHooks, this.#internals.hooks?.turnHooks(hookContext)),
+      ...(checkpointer && { metadata: { ...config.metadata, [FILE_CHECKPOINTER_METADATA_KEY]: checkpointer } }),
+      hooks: mergeHooks(
+        flush,
+        checkpointer?.hooks,
+        hooks,
+        ...safetyHooks,
+        this.#internals.hooks?.turnHooks(hookContext),
+      ),
       ...(project && { prepareTurn: project }),
     };
+  }
+
+  #fileCheckpointer: FileCheckpointer | undefined;
+  #checkpointer(): FileCheckpointer | undefined {
+    const workspaceRoot = this.#internals.options.workspaceRoot;
+    if (!workspaceRoot) return undefined;
+    this.#fileCheckpointer ??= new FileCheckpointer({ store: this.store, sessionId: this.id, workspaceRoot });
+    return this.#fileCheckpointer;
   }
 
   #modelRef(): ModelRef | undefined {
