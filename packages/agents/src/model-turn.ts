@@ -1,3 +1,4 @@
+import { costOfUsage } from "@heddle/llms";
 import type { AgentModelRequest, AgentUsage, FinishEvent, ModelPricing } from "@heddle/shared";
 import { addUsage, emptyUsage } from "@heddle/shared";
 import type { RunExecution } from "./run.js";
@@ -14,14 +15,7 @@ export interface ModelTurn {
 /** A response's usage with every field set; cost from the model's prices when the model did not report one. */
 export function priceUsage(partial: Partial<AgentUsage>, pricing: ModelPricing | undefined): AgentUsage {
   const usage = addUsage(emptyUsage(), partial);
-  if (partial.costUsd === undefined && pricing) {
-    usage.costUsd =
-      (usage.inputTokens * pricing.input +
-        usage.outputTokens * pricing.output +
-        usage.cacheReadTokens * (pricing.cacheRead ?? pricing.input) +
-        usage.cacheWriteTokens * (pricing.cacheWrite ?? pricing.input)) /
-      1_000_000;
-  }
+  if (partial.costUsd === undefined) usage.costUsd = costOfUsage({ pricing }, usage);
   return usage;
 }
 

@@ -1,3 +1,4 @@
+import { isContextMessage } from "@heddle/agents";
 import type { AgentHooks, AgentMessage, ModelError } from "@heddle/shared";
 
 /** Why a turn counted as a failure. */
@@ -30,10 +31,6 @@ export interface CircuitBreakerSignal {
   failures: number;
   kinds: TurnFailureKind[];
   guidance?: string;
-}
-
-function isContextMessage(message: AgentMessage): boolean {
-  return (message.metadata?.heddle as { kind?: unknown } | undefined)?.kind === "context";
 }
 
 /**
