@@ -28,7 +28,7 @@ import type { EventBus } from "./events.js";
 import { asksToStop, callHooks, type HookTable, type StopRequest, stopRequestFrom } from "./hooks.js";
 import { priceUsage, streamModelTurn } from "./model-turn.js";
 import { runToolCalls } from "./tool-calls.js";
-import type { AbortFanout } from "./tool-execution.js";
+import type { AbortFanout, ExecuteToolOptions } from "./tool-execution.js";
 import { danglingToolCalls, estimateRequestSize, notRunResult } from "./transcript.js";
 
 type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never;
@@ -88,7 +88,18 @@ export class RunExecution {
   private readonly abortCallbacks = new Set<() => void>();
   private readonly onStop = (stop: { reason?: string }) => this.requestStop(stopRequestFrom(stop, "onEvent"));
 
+  /** What every tool's context carries about this run; built once per run. */
+  readonly toolRunContext: ExecuteToolOptions["run"];
+
   constructor(readonly deps: RunDeps) {
+    const { sessionId, parentAgentId } = deps.config;
+    this.toolRunContext = {
+      runId: this.runId,
+      agentId: deps.agentId,
+      ...(sessionId !== undefined && { sessionId }),
+      ...(parentAgentId !== undefined && { parentAgentId }),
+      reportUsage: (usage) => this.reportToolUsage(usage),
+    };
     const signal = deps.controller.signal;
     this.fanout = {
       signal,
@@ -415,6 +426,13 @@ export class RunExecution {
 
   private modelRef() {
     return { provider: this.deps.model.provider, id: this.deps.model.modelId };
+  }
+
+  /** Usage a tool spent itself (a sub-agent's model calls): already priced, counted against the budget. */
+  private reportToolUsage(partial: Partial<AgentUsage>): void {
+    const delta = addUsage(emptyUsage(), partial);
+    this.usage = addUsage(this.usage, delta);
+    this.emit({ type: "usage-updated", usage: this.usage, delta });
   }
 
   private addUsage(partial: Partial<AgentUsage>): AgentUsage {

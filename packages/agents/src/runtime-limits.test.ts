@@ -31,6 +31,42 @@ describe("AgentRuntime limits and endings", () => {
     expect(result.usage).toMatchObject({ inputTokens: 300, outputTokens: 30 });
   });
 
+  it("counts usage a tool reports (a sub-agent's spend) in the run's usage and against maxBudgetUsd", async () => {
+    const seen: Array<{ runId: string; agentId: string; sessionId?: string; parentAgentId?: string }> = [];
+    const spender: AgentTool = {
+      name: "spend",
+      description: "calls a model of its own",
+      inputSchema: { type: "object" },
+      execute: (_input, ctx) => {
+        seen.push({
+          runId: ctx.runId,
+          agentId: ctx.agentId,
+          sessionId: ctx.sessionId,
+          parentAgentId: ctx.parentAgentId,
+        });
+        ctx.reportUsage({ inputTokens: 1000, outputTokens: 50, costUsd: 0.02 });
+        ctx.reportUsage({ inputTokens: Number.NaN, costUsd: "lots" as unknown as number });
+        return "spent";
+      },
+    };
+    const model = createScriptedModel(
+      [{ toolCalls: [{ name: "spend", input: {} }], usage: { inputTokens: 10, outputTokens: 1, costUsd: 0.001 } }],
+      { whenExhausted: "repeat-last" },
+    );
+    const result = await new AgentRuntime({
+      model,
+      tools: [spender],
+      maxBudgetUsd: 0.03,
+      agentId: "lead",
+      sessionId: "s1",
+      parentAgentId: "boss",
+    }).run("go");
+    expect(result).toMatchObject({ reason: "max_budget", iterations: 2 });
+    expect(result.usage.costUsd).toBeCloseTo(0.042);
+    expect(result.usage.inputTokens).toBe(2020);
+    expect(seen[0]).toEqual({ runId: expect.any(String), agentId: "lead", sessionId: "s1", parentAgentId: "boss" });
+  });
+
   it("ends on a stopWhen condition and names it", async () => {
     const result = await new AgentRuntime({
       model: loopForever(),

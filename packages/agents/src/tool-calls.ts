@@ -190,6 +190,7 @@ async function execute(run: RunExecution, prepared: PreparedCall): Promise<ToolR
       metadata: run.deps.config.metadata ?? {},
       fanout: run.fanout,
       emitUpdate: (update) => run.emit({ type: "tool-updated", toolCall: call, update }),
+      run: run.toolRunContext,
     });
     result = {
       type: "tool-result",

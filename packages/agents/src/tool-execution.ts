@@ -19,6 +19,8 @@ export interface ExecuteToolOptions {
   metadata: { [key: string]: unknown };
   fanout: AbortFanout;
   emitUpdate(update: unknown): void;
+  /** The run's identity and usage sink, passed through to the tool's context. */
+  run: Pick<ToolContext, "runId" | "agentId" | "sessionId" | "parentAgentId" | "reportUsage">;
 }
 
 /** What a tool returned, as a result's output: a string as is, text/image parts as they are, the rest as JSON. */
@@ -116,6 +118,7 @@ function attemptOnce(tool: AgentTool, input: unknown, options: ExecuteToolOption
       }, tool.timeoutMs);
     }
     const ctx: ToolContext = {
+      ...options.run,
       toolCallId: options.toolCallId,
       signal: controller.signal,
       metadata: options.metadata,

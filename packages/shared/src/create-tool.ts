@@ -1,7 +1,7 @@
 // Types only: zod is the caller's (a peer dependency), so loading @heddle/shared does not load zod. The schema's own
 // methods (`safeParse`, `toJSONSchema`, zod 4.6+) do the work.
 import type { z } from "zod";
-import type { AgentTool, JsonSchema, ToolContext, ToolInputValidation } from "./types.js";
+import type { AgentTool, JsonSchema, ToolContext, ToolInputValidation } from "./types/index.js";
 
 /** What `createTool` takes: a zod schema for the input instead of a JSON Schema. */
 export interface CreateToolOptions<S extends z.ZodType, O> {

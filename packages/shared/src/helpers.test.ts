@@ -150,3 +150,23 @@ describe("eventStream", () => {
     }).rejects.toThrow("boom");
   });
 });
+
+describe("addUsage on hostile counts", () => {
+  it("never produces NaN: a non-numeric, infinite or negative count adds zero", () => {
+    const bad = {
+      inputTokens: "lots",
+      outputTokens: Number.NaN,
+      costUsd: Number.POSITIVE_INFINITY,
+      reasoningTokens: -5,
+    };
+    const sum = addUsage({ inputTokens: 10, costUsd: 0.5 }, bad as never);
+    expect(sum).toEqual({
+      inputTokens: 10,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+      costUsd: 0.5,
+    });
+  });
+});

@@ -20,5 +20,5 @@ export {
   userMessage,
 } from "./messages.js";
 export { stableStringify } from "./stable-stringify.js";
-export * from "./types.js";
+export * from "./types/index.js";
 export { addUsage, emptyUsage, promptTokens } from "./usage.js";

@@ -7,7 +7,7 @@ import type {
   TextPart,
   ToolCallPart,
   ToolResultPart,
-} from "./types.js";
+} from "./types/index.js";
 
 type MessageExtras = Partial<Omit<AgentMessage, "role" | "content">>;
 

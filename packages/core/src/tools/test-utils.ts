@@ -17,9 +17,12 @@ export function toolContext(overrides: Partial<ToolContext> = {}): ToolContext &
     signal: new AbortController().signal,
     metadata: {},
     emitUpdate: (update) => updates.push(update),
+    runId: "run_test",
+    agentId: "agent_test",
+    reportUsage: () => {},
     updates,
     ...overrides,
-  };
+  } as ToolContext & { updates: unknown[] };
 }
 
 /** Validates the input as the loop does (zod errors become a thrown error), then executes. */

@@ -1,0 +1,86 @@
+/** Run configuration: part of Heddle's public contract (see `index.ts`). */
+
+import type { AgentHooks } from "./hooks.js";
+import type { AgentMessage, AgentUsage, ContentPart } from "./messages.js";
+import type { AgentModel, ModelCallOptions, ModelInfo } from "./model.js";
+import type { AgentPlugin } from "./plugins.js";
+import type { AgentTool, ToolApprovalDecision, ToolApprovalRequest, ToolPolicy } from "./tools.js";
+
+/** What a stop condition sees after each turn. */
+export interface StopConditionContext {
+  iteration: number;
+  usage: AgentUsage;
+  /** Messages added in this run so far. */
+  newMessages: readonly AgentMessage[];
+  /** The last assistant message. */
+  lastMessage: AgentMessage;
+}
+
+/** A predicate that ends the run (reason `stop_condition`) when true. Compose several as an array (any). */
+export type StopCondition = (ctx: StopConditionContext) => boolean | Promise<boolean>;
+
+/** What `prepareTurn` sees. */
+export interface PrepareTurnContext {
+  iteration: number;
+  messages: readonly AgentMessage[];
+  systemPrompt?: string;
+  modelInfo?: ModelInfo;
+  /** True on the one retry after a `context_overflow` error: shrink the request. */
+  overflowRecovery: boolean;
+  signal: AbortSignal;
+}
+
+/** The projected request for this turn. The transcript itself is never touched. */
+export interface PrepareTurnResult {
+  messages?: AgentMessage[];
+  systemPrompt?: string;
+}
+
+/** Ask the model to finish through a completion tool instead of simply stopping. */
+export interface CompletionPolicy {
+  requireCompletionTool: boolean;
+  /** Text of the one reminder sent when the model stops without calling it. */
+  reminder?: string;
+}
+
+/** The model to run: an `AgentModel`, or a provider and model id resolved by `@heddle/llms`. */
+export interface ProviderModelConfig {
+  providerId: string;
+  modelId: string;
+  apiKey?: string;
+  baseUrl?: string;
+  headers?: { [name: string]: string };
+}
+
+/** Input to `run`, `continue` and `stream`: text, parts, or whole messages. */
+export type AgentRunInput = string | ContentPart[] | AgentMessage | AgentMessage[];
+
+/** Configuration of an `AgentRuntime`. Give `model`, or `providerId` + `modelId`. */
+export interface AgentRuntimeConfig extends Partial<ProviderModelConfig> {
+  model?: AgentModel;
+  /** Default request options (max tokens, temperature, reasoning, caching, ...). */
+  options?: ModelCallOptions;
+  systemPrompt?: string;
+  tools?: AgentTool[];
+  hooks?: AgentHooks;
+  plugins?: AgentPlugin[];
+  initialMessages?: AgentMessage[];
+  maxIterations?: number;
+  maxBudgetUsd?: number;
+  stopWhen?: StopCondition | StopCondition[];
+  toolExecution?: "sequential" | "parallel";
+  maxParallelTools?: number;
+  toolPolicies?: { [toolName: string]: ToolPolicy };
+  requestToolApproval?(request: ToolApprovalRequest): ToolApprovalDecision | Promise<ToolApprovalDecision>;
+  completionPolicy?: CompletionPolicy;
+  prepareTurn?(ctx: PrepareTurnContext): PrepareTurnResult | void | Promise<PrepareTurnResult | void>;
+  /** Polled between turns; a returned message is injected before the next model call. */
+  consumePendingUserMessage?(): string | AgentMessage | undefined | Promise<string | AgentMessage | undefined>;
+  agentId?: string;
+  conversationId?: string;
+  sessionId?: string;
+  parentAgentId?: string;
+  agentRole?: string;
+  /** Passed to every tool's `ctx.metadata` and every plugin's setup. */
+  metadata?: { [key: string]: unknown };
+}

@@ -1,0 +1,151 @@
+/** The model seam: part of Heddle's public contract (see `index.ts`). */
+import type { JsonSchema } from "./json.js";
+import type { AgentMessage, AgentUsage, FinishReason, ProviderMetadata } from "./messages.js";
+
+/** A tool as the model sees it. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+/** How the model may use tools on this request. */
+export type ToolChoice = "auto" | "none" | "required" | { type: "tool"; toolName: string };
+
+/** One knob for reasoning: a named effort, or a token budget, or off. */
+export type ReasoningOption =
+  | "off"
+  | { effort: "minimal" | "low" | "medium" | "high"; budgetTokens?: number }
+  | { budgetTokens: number; effort?: "minimal" | "low" | "medium" | "high" };
+
+/** Per-request options, mapped to each vendor's own parameters. */
+export interface ModelCallOptions {
+  maxTokens?: number;
+  temperature?: number;
+  stopSequences?: string[];
+  toolChoice?: ToolChoice;
+  reasoning?: ReasoningOption;
+  /** Prompt caching: Anthropic breakpoints on system, tools and last user turn; automatic elsewhere. */
+  cacheRetention?: "none" | "short" | "long";
+  /** Extra HTTP headers for this request. */
+  headers?: { [name: string]: string };
+  /** Raw vendor parameters merged into the request body, keyed by family. Escape hatch; not portable. */
+  providerOptions?: { [family: string]: { [key: string]: unknown } };
+}
+
+/** What the loop asks of a model. */
+export interface AgentModelRequest {
+  systemPrompt?: string;
+  messages: AgentMessage[];
+  tools: ToolDefinition[];
+  options?: ModelCallOptions;
+  signal?: AbortSignal;
+}
+
+/** The kinds of model failure, classified from status codes and error types (text only as a last resort). */
+export type ModelErrorKind =
+  | "rate_limit"
+  | "overloaded"
+  | "context_overflow"
+  | "auth"
+  | "invalid_request"
+  | "network"
+  | "server"
+  | "aborted"
+  | "unknown";
+
+/** A model failure, as data. `stream()` never throws: it ends with `finish {reason:"error", error}`. */
+export interface ModelError {
+  kind: ModelErrorKind;
+  message: string;
+  /** HTTP status, when there was one. */
+  status?: number;
+  retryable: boolean;
+  retryAfterMs?: number;
+}
+
+/** Streamed text. */
+export interface TextDeltaEvent {
+  type: "text-delta";
+  text: string;
+}
+
+/** Streamed reasoning; `signature` may arrive on a delta of its own. */
+export interface ReasoningDeltaEvent {
+  type: "reasoning-delta";
+  text: string;
+  signature?: string;
+  redacted?: boolean;
+  metadata?: ProviderMetadata;
+}
+
+/**
+ * A fragment of a tool call. The first fragment of a call carries its id and name; later ones may carry only
+ * its index. `inputText` fragments are appended; a complete `input` object wins over text.
+ */
+export interface ToolCallDeltaEvent {
+  type: "tool-call-delta";
+  index?: number;
+  toolCallId?: string;
+  toolName?: string;
+  inputText?: string;
+  input?: unknown;
+  metadata?: ProviderMetadata;
+}
+
+/** Usage of one model response: emitted once, at its end, with that response's totals. */
+export interface UsageEvent {
+  type: "usage";
+  usage: Partial<AgentUsage>;
+}
+
+/** A retry the gateway is about to make (before any output was produced), so a UI can show it. */
+export interface RetryEvent {
+  type: "retry";
+  attempt: number;
+  delayMs: number;
+  error: ModelError;
+}
+
+/** The end of a model response. Always the last event. */
+export interface FinishEvent {
+  type: "finish";
+  reason: FinishReason;
+  error?: ModelError;
+}
+
+/** Everything a model stream can emit. */
+export type AgentModelEvent =
+  | TextDeltaEvent
+  | ReasoningDeltaEvent
+  | ToolCallDeltaEvent
+  | UsageEvent
+  | RetryEvent
+  | FinishEvent;
+
+/** Prices in USD per million tokens. */
+export interface ModelPricing {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** What the catalog knows about a model. */
+export interface ModelInfo {
+  provider: string;
+  id: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  /** Absent when no published price was found. */
+  pricing?: ModelPricing;
+  supports: { tools: boolean; reasoning: boolean; images: boolean };
+}
+
+/** The only thing the loop needs from a provider. `stream()` never throws. */
+export interface AgentModel {
+  provider: string;
+  modelId: string;
+  info?: ModelInfo;
+  stream(request: AgentModelRequest): AsyncIterable<AgentModelEvent>;
+}

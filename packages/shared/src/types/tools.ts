@@ -1,0 +1,74 @@
+/** Tools: part of Heddle's public contract (see `index.ts`). */
+import type { JsonSchema } from "./json.js";
+import type { AgentUsage } from "./messages.js";
+
+/** What a tool's `execute` receives besides its input. */
+export interface ToolContext {
+  toolCallId: string;
+  /** Aborted when the run is aborted or the tool's timeout passes. */
+  signal: AbortSignal;
+  metadata: { [key: string]: unknown };
+  /** Report progress; becomes a `tool-updated` event. */
+  emitUpdate(update: unknown): void;
+  /** The run this call belongs to. */
+  runId: string;
+  /** The agent running the call. */
+  agentId: string;
+  /** The session the agent runs in, when it runs in one. */
+  sessionId?: string;
+  /** The agent that spawned this one, for a sub-agent or teammate. */
+  parentAgentId?: string;
+  /**
+   * Adds usage spent by the tool itself (a tool that calls a model, like a sub-agent) to the run's usage and cost;
+   * the run's `maxBudgetUsd` counts it. Give `costUsd` already priced.
+   */
+  reportUsage(usage: Partial<AgentUsage>): void;
+}
+
+/** The outcome of validating a tool's input before `execute`. */
+export type ToolInputValidation<I> = { ok: true; value: I } | { ok: false; error: string };
+
+/** A tool the model can call. */
+export interface AgentTool<I = any, O = unknown> {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  execute(input: I, ctx: ToolContext): O | Promise<O>;
+  /** Checks input before `execute`; `createTool` fills it from the zod schema. Without it, JSON Schema is used. */
+  validate?(input: unknown): ToolInputValidation<I>;
+  /** The loop cuts the call after this long and reports a timeout to the model. */
+  timeoutMs?: number;
+  /** Extra attempts after a thrown error (not after a validation error). */
+  maxRetries?: number;
+  lifecycle?: { completesRun?: boolean };
+  /** Does not change anything outside the run; safe to run in parallel and to auto-approve. */
+  readOnly?: boolean;
+}
+
+/** Whether a tool may run, and whether it runs without asking. Keyed by tool name or `"*"`. */
+export interface ToolPolicy {
+  enabled?: boolean;
+  autoApprove?: boolean;
+}
+
+/** What `requestToolApproval` is asked. */
+export interface ToolApprovalRequest {
+  toolCall: { toolCallId: string; toolName: string; input: unknown };
+  tool: AgentTool;
+  input: unknown;
+}
+
+/** The host's answer to an approval request. `updatedInput` replaces the input when approved. */
+export interface ToolApprovalDecision {
+  approved: boolean;
+  reason?: string;
+  updatedInput?: unknown;
+}
+
+/** A tool call that was not allowed to run. */
+export interface PermissionDenial {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  reason?: string;
+}
