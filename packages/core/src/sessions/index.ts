@@ -18,6 +18,7 @@ export {
   type SessionOptions,
   type SessionRunStream,
   SessionRuntime,
+  type SessionTools,
   SessionWriteError,
 } from "./session-runtime.js";
 export { SESSION_MIGRATIONS, SESSION_SCHEMA_VERSION } from "./sqlite-schema.js";

@@ -26,6 +26,27 @@ const echo = (name = "echo", run?: (input: any) => unknown): AgentTool => ({
 });
 
 describe("SessionRuntime", () => {
+  it("takes its tools from a function at the start of every turn, so tools may change between turns", async () => {
+    const store = new MemorySessionStore();
+    const model = createScriptedModel([{ text: "one" }, { text: "two" }]);
+    let current: AgentTool[] = [echo("alpha")];
+    const calls: string[] = [];
+    const session = await createSession({
+      store,
+      model,
+      compaction: false,
+      tools: ({ sessionId }) => {
+        calls.push(sessionId);
+        return current;
+      },
+    });
+    await session.send("first");
+    current = [echo("beta"), echo("gamma")];
+    await session.send("second");
+    expect(model.requests.map((r) => r.tools.map((t) => t.name))).toEqual([["alpha"], ["beta", "gamma"]]);
+    expect(calls).toEqual([session.id, session.id]);
+  });
+
   it("stores every message and seeds each send with the whole history", async () => {
     const store = new MemorySessionStore();
     const model = createScriptedModel([

@@ -6,6 +6,7 @@ import type {
   AgentRunResult,
   AgentRuntimeConfig,
   AgentRuntimeEvent,
+  AgentTool,
   ModelRef,
   PrepareTurnContext,
   PrepareTurnResult,
@@ -37,7 +38,13 @@ import { type SessionRunStream, streamTurn } from "./session-stream.js";
 import type { SessionStore, WorkingContext } from "./store.js";
 
 /** Options of `createSession` / `openSession`: the agent's config (minus what the session owns) and the session's. */
-export interface SessionOptions extends Omit<AgentRuntimeConfig, "initialMessages" | "sessionId"> {
+/** A session's tools: a fixed array, or a function called at the start of every turn (MCP servers and plugins
+ * add and remove tools while a session lives). */
+export type SessionTools = AgentTool[] | ((ctx: { sessionId: string }) => AgentTool[] | Promise<AgentTool[]>);
+
+export interface SessionOptions extends Omit<AgentRuntimeConfig, "initialMessages" | "sessionId" | "tools"> {
+  /** The tools of each turn: an array, or a function called at the start of each turn. */
+  tools?: SessionTools;
   /** Where the session lives. Without it, a `SqliteSessionStore` at `.heddle/sessions.db` under `workspaceRoot`. */
   store?: SessionStore;
   /** The session id: chosen by `createSession` when absent; required by `openSession`. */
@@ -170,7 +177,8 @@ export class SessionRuntime {
       const history = await this.store.getHistory(this.id);
       if (gate.blocked) return this.#blocked(gate.reason, history);
       this.#lastMessageId = history.at(-1)?.id ?? null;
-      const agent = new AgentRuntime(this.#agentConfig(history, gate.context));
+      const tools = await this.#tools();
+      const agent = new AgentRuntime({ ...this.#agentConfig(history, gate.context), ...(tools && { tools }) });
       const unsubscribe = agent.subscribe((event) => this.#onAgentEvent(event));
       this.#agent = agent;
       if (this.#abortReason !== undefined) agent.abort(this.#abortReason);
@@ -334,6 +342,7 @@ export class SessionRuntime {
       commandHooks: _h,
       hooks,
       prepareTurn,
+      tools: _tools,
       ...config
     } = this.#internals.options;
     // A tool never runs before the assistant message that called it is durably stored.
@@ -369,6 +378,15 @@ export class SessionRuntime {
       ),
       ...(project && { prepareTurn: project }),
     };
+  }
+
+  async #tools(): Promise<AgentTool[] | undefined> {
+    const tools = this.#internals.options.tools;
+    if (typeof tools !== "function") return tools;
+    const resolved = await tools({ sessionId: this.id });
+    if (!Array.isArray(resolved))
+      throw new InvalidSessionInputError("tools(): the session's tools function must return an array of tools");
+    return resolved;
   }
 
   #fileCheckpointer: FileCheckpointer | undefined;
