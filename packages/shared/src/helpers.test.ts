@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ConfigError, HeddleError, isHeddleError } from "./errors.js";
 import { eventStream } from "./event-stream.js";
 import { createId } from "./ids.js";
 import {
@@ -168,5 +169,19 @@ describe("addUsage on hostile counts", () => {
       reasoningTokens: 0,
       costUsd: 0.5,
     });
+  });
+});
+
+describe("HeddleError", () => {
+  it("carries a stable code, and ConfigError is one with code config_invalid", () => {
+    const error = new ConfigError("maxIterations must be >= 1");
+    expect(error).toBeInstanceOf(HeddleError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.code).toBe("config_invalid");
+    expect(isHeddleError(error, "config_invalid")).toBe(true);
+    expect(isHeddleError(error, "other")).toBe(false);
+    expect(isHeddleError(new Error("plain"))).toBe(false);
+    const cause = new Error("root");
+    expect(new HeddleError("x", "y", { cause }).cause).toBe(cause);
   });
 });

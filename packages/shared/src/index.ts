@@ -5,6 +5,14 @@ export {
   ToolDefinitionError,
   zodToJsonSchema,
 } from "./create-tool.js";
+export {
+  ConfigError,
+  consoleLogger,
+  HeddleError,
+  isHeddleError,
+  type Logger,
+  silentLogger,
+} from "./errors.js";
 export { type EventStream, eventStream } from "./event-stream.js";
 export { createId } from "./ids.js";
 export {
