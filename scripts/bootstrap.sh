@@ -10,6 +10,7 @@ PNPM_VERSION=12.4.2
 missing=()
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
+command -v pgrep >/dev/null 2>&1 || missing+=(procps)
 [ -x "${HEDDLE_CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
@@ -19,6 +20,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   else
     echo "bootstrap: please install ${missing[*]} (the terminal, browser and search tests need them)" >&2
   fi
+fi
+# In CI every program the tests drive must be there: a test that quietly takes a fallback proves nothing.
+if [ "${CI:-}" = "true" ]; then
+  for program in tmux rg pgrep "${HEDDLE_CHROMIUM:-/usr/bin/chromium}"; do
+    command -v "$program" >/dev/null 2>&1 || { echo "bootstrap: $program is missing under CI=true" >&2; exit 1; }
+  done
 fi
 
 # better-sqlite3 compiles against Node's own headers; without this node-gyp tries to download them.

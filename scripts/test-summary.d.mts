@@ -1,0 +1,7 @@
+export interface TestCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+export declare function summarizeReport(report: unknown): TestCounts;
+export declare function runPasses(counts: TestCounts, options: { ci: boolean }): boolean;
