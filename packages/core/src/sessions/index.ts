@@ -9,6 +9,12 @@ export {
   type SessionStoreErrorCode,
 } from "./errors.js";
 export { createMemorySessionData, type MemorySessionData, MemorySessionStore } from "./memory-store.js";
+export {
+  type PgClientLike,
+  type PgPoolLike,
+  PostgresSessionStore,
+  type PostgresSessionStoreOptions,
+} from "./postgres-store.js";
 export { danglingToolCalls, repairMessage } from "./repair.js";
 export type { SessionEvent, SessionEventType, SessionListener, SessionUsage } from "./session-events.js";
 export type { CommandHookOptions, SessionStartSource } from "./session-hooks.js";
