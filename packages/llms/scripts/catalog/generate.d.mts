@@ -9,6 +9,8 @@ export declare function buildCatalog(overrides?: unknown): {
   rows: CatalogEntry[];
   versions: { prices: string; zoo: string };
   asOf: string;
+  /** Corrections that no longer change anything (the datasets agree now). */
+  notes: string[];
 };
 /** The generated module's text, as `catalog:generate` writes it. */
 export declare function renderCatalog(overrides?: unknown): string;

@@ -128,9 +128,9 @@ export function buildCatalog(overrides = readOverrides()) {
     ];
     for (const id of ids) rows.push(buildRow({ vendor, prices, zoo, id, asOf }));
   }
-  applyOverrides(rows, overrides.models);
+  const notes = applyOverrides(rows, overrides.models);
   for (const row of rows) fillAssumed(row, overrides.assumed);
-  return { rows, versions, asOf };
+  return { rows, versions, asOf, notes };
 }
 
 /** What neither dataset nor an override gives: the gateway's unknown-model defaults, marked "assumed". */
@@ -199,17 +199,28 @@ function readOverrides() {
   return JSON.parse(readFileSync(join(here, "overrides.json"), "utf8"));
 }
 
-/** Hand corrections win, field by field; the row's source notes say which fields came from which correction. */
+const OVERRIDABLE = new Set(["pricing", "contextWindow", "maxOutputTokens", "supports"]);
+
+/**
+ * Hand corrections win, field by field; the row's source notes say which fields came from which correction.
+ * Returns notes on corrections that no longer change anything (the datasets caught up: remove them).
+ */
 function applyOverrides(rows, corrections) {
+  const notes = [];
   for (const correction of corrections) {
+    const set = correction.set;
+    const unknown = Object.keys(set).filter((field) => !OVERRIDABLE.has(field));
+    if (unknown.length) throw new Error(`catalog override for ${correction.ids} sets unknown fields: ${unknown}`);
+    if (!correction.source?.trim()) throw new Error(`catalog override for ${correction.ids} has no source`);
     for (const id of correction.ids) {
       const row = rows.find((candidate) => candidate.vendor === correction.vendor && candidate.id === id);
       if (!row) throw new Error(`catalog override names ${correction.vendor}/${id}, which the catalog does not list`);
-      const set = correction.set;
+      if (Object.keys(set).every((field) => JSON.stringify(row[field]) === JSON.stringify(set[field] ?? undefined)))
+        notes.push(`override for ${correction.vendor}/${id} changes nothing: the datasets agree now`);
       const note = `override: ${correction.source}`;
       if ("pricing" in set) {
         row.pricing = set.pricing ?? undefined;
-        row.longContextPricing = set.longContextPricing;
+        row.longContextPricing = undefined;
         row.sources.pricing = set.pricing ? note : undefined;
       }
       if ("contextWindow" in set || "maxOutputTokens" in set) {
@@ -234,6 +245,7 @@ function applyOverrides(rows, corrections) {
       }
     }
   }
+  return notes;
 }
 
 const FIELD_ORDER = [
@@ -284,6 +296,7 @@ export function renderCatalog(overrides) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const text = renderCatalog();
+  for (const note of buildCatalog().notes) process.stderr.write(`note: ${note}\n`);
   if (process.argv.includes("--check")) {
     const current = readFileSync(OUTPUT_PATH, "utf8");
     if (current !== text) {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { renderCatalog } from "../../scripts/catalog/generate.mjs";
+import { buildCatalog, renderCatalog } from "../../scripts/catalog/generate.mjs";
 import { createGateway } from "../gateway.js";
 import before from "./catalog-ids-before.json" with { type: "json" };
 import { catalogModel, catalogModels } from "./index.js";
@@ -18,6 +18,26 @@ describe("generated catalog", () => {
       renderCatalog() === committed,
       "models.generated.ts is stale: pnpm --filter @heddle/llms catalog:generate",
     ).toBe(true);
+  });
+
+  it("keeps only overrides that still correct something, each with a source and known fields", () => {
+    const overrides = JSON.parse(
+      readFileSync(new URL("../../scripts/catalog/overrides.json", import.meta.url), "utf8"),
+    );
+    expect(buildCatalog(overrides).notes).toEqual([]);
+    const row = { vendor: "openai", ids: ["gpt-4o"], source: "a vendor page" };
+    const withRow = (extra: object) => ({ ...overrides, models: [...overrides.models, { ...row, ...extra }] });
+    expect(buildCatalog(withRow({ set: { maxOutputTokens: 16_384 } })).notes).toEqual([
+      "override for openai/gpt-4o changes nothing: the datasets agree now",
+    ]);
+    expect(() => buildCatalog(withRow({ set: { maxOutput: 1 } }))).toThrow(/unknown fields: maxOutput/);
+    expect(() => buildCatalog(withRow({ set: { maxOutputTokens: 1 }, source: " " }))).toThrow(/no source/);
+    expect(() => buildCatalog(withRow({ ids: ["gpt-nonexistent"], set: { maxOutputTokens: 1 } }))).toThrow(
+      /does not list/,
+    );
+    const corrected = buildCatalog(withRow({ set: { maxOutputTokens: 4_096 } })).rows.find((r) => r.id === "gpt-4o")!;
+    expect(corrected.maxOutputTokens).toBe(4_096);
+    expect(corrected.sources.limits).toContain("maxOutputTokens: override: a vendor page");
   });
 
   it("still serves every id the hand-kept catalog served, and keeps every price it had", () => {
