@@ -27,6 +27,7 @@ export {
   toolResultMessage,
   userMessage,
 } from "./messages.js";
+export { priceUsage, usageCostUsd } from "./pricing.js";
 export { stableStringify } from "./stable-stringify.js";
 export * from "./types/index.js";
 export { addUsage, emptyUsage, promptTokens } from "./usage.js";

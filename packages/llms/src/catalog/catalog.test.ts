@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { catalogModel, catalogModels } from "./index.js";
-import { CATALOG } from "./models.js";
+import { catalogModel, catalogModels, costOfUsage } from "./index.js";
+import { CATALOG } from "./models.generated.js";
 
 const require = createRequire(import.meta.url);
 const packageRoot = (name: string, marker: string) => {
@@ -70,7 +70,7 @@ describe("model catalog", () => {
     }
   });
 
-  it("serves the researched vendor figures, and no guessed price for models without a source", () => {
+  it("serves the datasets' figures, the overrides' corrections, and no guessed price", () => {
     expect(catalogModel("openai", "gpt-5-nano")).toMatchObject({
       contextWindow: 400_000,
       maxOutputTokens: 128_000,
@@ -82,8 +82,25 @@ describe("model catalog", () => {
       cacheRead: 0.1,
       cacheWrite: 1.25,
     });
+    // Unpriced in the hand-kept catalog; genai-prices has it.
+    expect(catalogModel("gemini", "gemini-2.5-flash")?.pricing).toEqual({ input: 0.3, output: 2.5, cacheRead: 0.03 });
+    // A dated snapshot gets its model's price through the dataset's matching rules.
+    expect(catalogModel("anthropic", "claude-sonnet-4-5-20250929")?.pricing?.input).toBe(3);
+    // genai-prices matches Sonnet 5.5 to Sonnet 5 (cache read $0.20); the override keeps the sourced $0.10.
+    expect(catalogModel("anthropic", "claude-sonnet-5-5")?.pricing?.cacheRead).toBe(0.1);
+    // llm-zoo calls chatgpt-4o-latest a reasoning model; the Responses family would then send reasoning parameters.
+    expect(catalogModel("openai", "chatgpt-4o-latest")?.supports.reasoning).toBe(false);
     expect(catalogModel("anthropic", "claude-mythos-preview")?.pricing).toBeUndefined();
-    expect(catalogModel("gemini", "gemini-2.5-flash")?.pricing).toBeUndefined();
+  });
+
+  it("keeps long-context tiers and later price changes as notes, and charges the base tier", () => {
+    const gpt54 = CATALOG.find((entry) => entry.id === "gpt-5.4")!;
+    expect(gpt54.pricing).toEqual({ input: 2.5, output: 15, cacheRead: 0.25 });
+    expect(gpt54.longContextPricing).toEqual([{ above: 271_999, pricing: { input: 5, output: 22.5, cacheRead: 0.5 } }]);
+    expect(costOfUsage(catalogModel("openai", "gpt-5.4"), { inputTokens: 1_000_000 })).toBeCloseTo(2.5, 10);
+    const flash = CATALOG.find((entry) => entry.id === "gemini-3.8-flash")!;
+    expect(flash.pricing).toEqual({ input: 0.75, output: 3.75, cacheRead: 0.075 });
+    expect(flash.sources.pricing).toContain("from 2027-01-01: $1.5/$7.5");
   });
 
   it("serves the OpenAI section to both OpenAI providers and nothing to presets", () => {

@@ -1,3 +1,4 @@
+import { usageCostUsd } from "@heddle/shared";
 import { describe, expect, it } from "vitest";
 import { costOfUsage } from "./cost.js";
 
@@ -25,5 +26,13 @@ describe("costOfUsage", () => {
   it("is 0 without prices", () => {
     expect(costOfUsage(undefined, { inputTokens: 10 })).toBe(0);
     expect(costOfUsage({}, { inputTokens: 10 })).toBe(0);
+  });
+});
+
+describe("costOfUsage over @heddle/shared's arithmetic", () => {
+  it("prices a catalog model like usageCostUsd does, and never yields NaN", () => {
+    const usage = { inputTokens: 1_234, outputTokens: 567, cacheReadTokens: 8_900, cacheWriteTokens: 12 };
+    expect(costOfUsage(info, usage)).toBe(usageCostUsd(usage, info.pricing));
+    expect(costOfUsage(info, { inputTokens: Number.NaN, outputTokens: 1_000_000 })).toBeCloseTo(15, 10);
   });
 });

@@ -1,8 +1,9 @@
 import type { ModelInfo } from "@heddle/shared";
-import { CATALOG, type CatalogEntry } from "./models.js";
+import type { CatalogEntry } from "./entry.js";
+import { CATALOG } from "./models.generated.js";
 
 export { costOfUsage } from "./cost.js";
-export type { CatalogEntry } from "./models.js";
+export type { CatalogEntry } from "./entry.js";
 
 /** Which catalog section serves a provider: the vendor's own providers only (a preset's models are its own). */
 const SECTION_OF_PROVIDER: Record<string, CatalogEntry["vendor"]> = {
