@@ -7,3 +7,4 @@ export * from "./plugins/index.js";
 export * from "./safety/index.js";
 export * from "./sessions/index.js";
 export * from "./tools/index.js";
+export * from "./teams/index.js";
