@@ -14,4 +14,12 @@ export {
   type TeamControlKind,
   type TeamControlMessage,
 } from "./protocol.js";
+export {
+  createSpawnAgentTool,
+  isSubagentUpdate,
+  SPAWN_AGENT_TOOL_NAME,
+  type SpawnAgentInput,
+  type SpawnAgentToolOptions,
+  type SubagentUpdate,
+} from "./spawn-agent.js";
 export { SqliteTeamMailbox, type SqliteTeamMailboxOptions } from "./sqlite-mailbox.js";

@@ -214,13 +214,15 @@ export class SqliteTeamMailbox implements TeamMailbox {
 
   #poll(): void {
     const db = this.#db;
-    if (!db) return this.#stopPolling();
+    if (!db) {
+      this.#stopPolling();
+      return;
+    }
     try {
       const version = db.pragma("data_version", { simple: true }) as number;
       if (version === this.#dataVersion) return;
       this.#dataVersion = version;
-      for (const agentId of this.#waiters.agents())
-        if (this.#stmts.hasUnread.get(agentId)) this.#waiters.wake(agentId);
+      for (const agentId of this.#waiters.agents()) if (this.#stmts.hasUnread.get(agentId)) this.#waiters.wake(agentId);
     } catch {
       // A busy or briefly locked file: the next tick tries again.
       this.#dataVersion = -1;
@@ -239,15 +241,11 @@ function prepare(db: Database.Database) {
       `INSERT INTO team_messages (id, team_id, from_agent, to_agent, kind, text, created_at)
        VALUES (@id, @team_id, @from_agent, @to_agent, @kind, @text, @created_at)`,
     ),
-    oldestUnread: db.prepare(
-      "SELECT * FROM team_messages WHERE to_agent = ? AND read_at IS NULL ORDER BY seq LIMIT 1",
-    ),
+    oldestUnread: db.prepare("SELECT * FROM team_messages WHERE to_agent = ? AND read_at IS NULL ORDER BY seq LIMIT 1"),
     allUnread: db.prepare("SELECT * FROM team_messages WHERE to_agent = ? AND read_at IS NULL ORDER BY seq"),
     hasUnread: db.prepare("SELECT 1 FROM team_messages WHERE to_agent = ? AND read_at IS NULL LIMIT 1"),
     markRead: db.prepare("UPDATE team_messages SET read_at = ? WHERE seq = ?"),
-    markReadById: db.prepare(
-      "UPDATE team_messages SET read_at = ? WHERE id = ? AND to_agent = ? AND read_at IS NULL",
-    ),
+    markReadById: db.prepare("UPDATE team_messages SET read_at = ? WHERE id = ? AND to_agent = ? AND read_at IS NULL"),
     clear: db.prepare("DELETE FROM team_messages WHERE to_agent = ?"),
   };
 }
