@@ -23,3 +23,15 @@ export {
   type SubagentUpdate,
 } from "./spawn-agent.js";
 export { SqliteTeamMailbox, type SqliteTeamMailboxOptions } from "./sqlite-mailbox.js";
+export { AgentTeamManager, type AgentTeamManagerOptions, type TeamListener } from "./team-manager.js";
+export { createTeamTools, type TeamToolName, type TeamToolsOptions } from "./team-tools.js";
+export {
+  type TeammateEvent,
+  type TeammateOptions,
+  TeammateRunner,
+  type TeammateState,
+  type TeammateStatus,
+  type TeammateStopReason,
+  type TeammateTurnResult,
+  teamTurnMessageId,
+} from "./teammate-runner.js";
