@@ -3,6 +3,7 @@ import {
   type AgentRunInput,
   type AgentRunResult,
   type AgentUsage,
+  createId,
   getToolCalls,
   userMessage,
 } from "@heddle/shared";
@@ -89,6 +90,10 @@ export interface TeammateContext {
 
 /** The key of the initial prompt's turn: the user message of that turn gets a fixed id from it. */
 const INITIAL_TASK_KEY = "initial-task";
+
+const RESUME_NOTICE =
+  "(Your previous turn was cut off by a restart before it finished. Continue the task from where you left off; " +
+  "tool calls that did not finish have error results and may need to run again.)";
 
 /** The id of the stored user message that carried a mailbox message (or the initial task) into the session. */
 export function teamTurnMessageId(key: string): string {
@@ -267,10 +272,11 @@ export class TeammateRunner {
       if (message) await this.#notify(message, undefined);
       return true;
     }
-    // Seen but cut by a crash: run on from the stored history (openSession gave dangling calls their results).
+    // Seen but cut by a crash: the task is not repeated; a short notice lets the model go on from the stored
+    // history (openSession already gave the calls the crash cut an error result).
     const input: AgentRunInput =
       index >= 0
-        ? []
+        ? userMessage(RESUME_NOTICE, { id: createId("team-resume"), metadata: { team: { resumeOf: key } } })
         : userMessage(message ? formatForModel(message) : initialPrompt!, {
             id: turnMessageId,
             metadata: {
