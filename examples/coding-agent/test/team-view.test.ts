@@ -11,7 +11,10 @@ import { TeamView } from "../src/team-view.js";
 describe("/team", () => {
   it("lists the sub-agents the lead started, with their state, tools and cost", async () => {
     let output = "";
-    const renderer = new TerminalRenderer({ write: (s) => void (output += s), color: false, tty: false });
+    const write = (text: string) => {
+      output += text;
+    };
+    const renderer = new TerminalRenderer({ write, color: false, tty: false });
     const team = new TeamView();
     const state = { renderer, team } as unknown as ReplState;
 
