@@ -136,6 +136,30 @@ describe("spawn_agent", () => {
     expect(String(resultOf(result.messages, "call_spawn")?.output)).toContain("stopped before finishing: max_budget");
   });
 
+  it("stops children running in parallel once together they used up the parent's budget", async () => {
+    const childModel = createScriptedModel(
+      [{ toolCalls: [{ name: "lookup", input: { key: "again" } }], usage: { inputTokens: 10, costUsd: 0.02 } }],
+      { whenExhausted: "repeat-last" },
+    );
+    const spawn = createSpawnAgentTool({ model: childModel, tools: [lookupTool()], maxIterations: 50 });
+    const twoSpawns = {
+      toolCalls: [
+        { id: "call_a", name: "spawn_agent", input: { description: "a", prompt: "loop" } },
+        { id: "call_b", name: "spawn_agent", input: { description: "b", prompt: "loop" } },
+      ],
+      usage: { costUsd: 0.01 },
+    };
+    const result = await new AgentRuntime({
+      model: createScriptedModel([twoSpawns], { whenExhausted: "repeat-last" }),
+      tools: [spawn],
+      toolExecution: "parallel",
+      maxBudgetUsd: 0.05,
+    }).run("go");
+    // Each child alone may spend the $0.04 left (2 calls each, 4 in all); together they stop at the shared limit.
+    expect(childModel.requests.length).toBeLessThan(4);
+    expect(result.reason).toBe("max_budget");
+  });
+
   it("aborting the parent stops the child and the child's running tool", async () => {
     let toolStarted!: () => void;
     const started = new Promise<void>((resolve) => {
