@@ -238,9 +238,10 @@ export class TeammateRunner {
   }
 
   async #openSession(): Promise<{ session: SessionRuntime; resumed: boolean }> {
-    const { agentId: _a, role, autoApproveShutdown: _s, sessionId: _i, ...rest } = this.#options;
+    const { agentId: _a, role, autoApproveShutdown: _s, sessionId: _i, systemPrompt, ...rest } = this.#options;
     const options: SessionOptions = {
       ...rest,
+      systemPrompt: [systemPrompt, this.#teamNote()].filter(Boolean).join("\n\n"),
       store: this.#ctx.store,
       agentId: this.agentId,
       parentAgentId: this.#ctx.leadId,
@@ -252,6 +253,16 @@ export class TeammateRunner {
       session: await createSession({ ...options, id: this.sessionId, title: `teammate ${this.agentId}` }),
       resumed: false,
     };
+  }
+
+  // Tells the model where it stands, so a real model reads the message tags and knows its answer is reported.
+  #teamNote(): string {
+    const role = this.role ? ` (role: ${this.role})` : "";
+    return (
+      `You are "${this.agentId}"${role}, a teammate in a team led by "${this.#ctx.leadId}". Each task or message ` +
+      `arrives as a turn, wrapped in <teammate_message from="..."> (or <teammate_notification> for a teammate's ` +
+      "report); the final answer of your turn is sent back to whoever sent it, so end each turn with a short report."
+    );
   }
 
   /** Runs (or finishes, or recognizes as done) the turn for one message; false when stop() cut it. */

@@ -178,6 +178,9 @@ describe("AgentTeamManager", () => {
     expect(parseTeamControlMessage(approval!.text)).toEqual({ kind: "shutdown_approved", from: "worker-1" });
     expect(await mailbox.list("worker-1")).toEqual([]);
     expect(model.requests).toHaveLength(1); // the request took no turn
+    expect(model.requests[0]!.systemPrompt).toContain(
+      'You are "worker-1" (role: tester), a teammate in a team led by "lead"',
+    );
     expect(events.map((e) => e.type)).toEqual(
       expect.arrayContaining(["turn-started", "turn-finished", "control-received", "shutdown-approved", "stopped"]),
     );
