@@ -188,7 +188,9 @@ export class TeammateRunner {
       const { session, resumed } = await this.#openSession();
       this.#session = session;
       emit({ type: "teammate-started", agentId: this.agentId, sessionId: session.id, resumed });
-      if (initialPrompt !== undefined && !signal.aborted) await this.#turn(session, undefined, initialPrompt, emit);
+      // The initial task runs once; one a crash cut is finished even when this run was given no prompt.
+      if ((initialPrompt !== undefined || (await initialTaskWasCut(session))) && !signal.aborted)
+        await this.#turn(session, undefined, initialPrompt ?? "", emit);
       while (!signal.aborted) {
         const message = await this.#ctx.mailbox.peek(this.agentId);
         if (!message) {
@@ -358,6 +360,12 @@ function controlOf(message: TeamMailboxMessage): TeamControlMessage | undefined 
 function formatForModel(message: TeamMailboxMessage): string {
   const tag = message.kind === "task_notification" ? "teammate_notification" : "teammate_message";
   return `<${tag} from="${escapeAttribute(message.from)}">\n${message.text}\n</${tag}>`;
+}
+
+async function initialTaskWasCut(session: SessionRuntime): Promise<boolean> {
+  const history = await session.history();
+  const index = history.findIndex((m) => m.id === teamTurnMessageId(INITIAL_TASK_KEY));
+  return index >= 0 && !turnIsComplete(history, index);
 }
 
 /** A stored turn is done when a later turn began, or the history ends with a final assistant answer. */

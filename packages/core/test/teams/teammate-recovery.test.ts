@@ -39,6 +39,25 @@ describe("teammate recovery", () => {
     expect(await store.getHistory("teammate-worker")).toHaveLength(2);
   });
 
+  it("an initial task a crash cut is finished on the next start, even without the prompt", async () => {
+    const store = new MemorySessionStore();
+    const mailbox = new InMemoryTeamMailbox();
+    await store.createSession({ id: "teammate-worker" });
+    await store.appendMessage(
+      "teammate-worker",
+      userMessage("migrate the database", { id: teamTurnMessageId("initial-task") }),
+    );
+    const model = createScriptedModel([{ text: "migration finished" }]);
+    const manager = new AgentTeamManager({ mailbox, store, model, compaction: false });
+    const events = await collect(manager.createTeammate({ agentId: "worker" }).run(), "idle");
+    expect(events.find((e) => e.type === "turn-started")).toMatchObject({ resumed: true });
+    expect(model.requests).toHaveLength(1);
+    expect(getMessageText(model.requests[0]!.messages[0]!)).toBe("migrate the database");
+    const history = await store.getHistory("teammate-worker");
+    expect(history.map(getMessageText).filter((t) => t === "migrate the database")).toHaveLength(1);
+    expect(history.at(-1)).toMatchObject({ role: "assistant" });
+  });
+
   it("the initial prompt runs once: a restarted teammate with the same prompt does not repeat it", async () => {
     const store = new MemorySessionStore();
     const mailbox = new InMemoryTeamMailbox();
