@@ -1,6 +1,6 @@
 // A team on one SQLite file: a teammate with its own session takes tasks from a durable mailbox, reports back,
 // and shuts down through the protocol. Sessions and mailbox share the file; a restart resumes where it stopped.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -29,7 +29,8 @@ export async function main(
     { text: "The tests cover the happy path only; add a test for the limit." },
   ]),
 ) {
-  const path = join(mkdtempSync(join(tmpdir(), "heddle-team-")), "team.db");
+  const dir = mkdtempSync(join(tmpdir(), "heddle-team-"));
+  const path = join(dir, "team.db");
   const store = new SqliteSessionStore({ path });
   const mailbox = new SqliteTeamMailbox({ path });
   const manager = new AgentTeamManager({ mailbox, store, model, compaction: false });
@@ -52,5 +53,6 @@ export async function main(
   await manager.stopAll();
   await mailbox.close();
   await store.close();
+  rmSync(dir, { recursive: true, force: true });
   return { review, tests, approval, status: manager.status() };
 }
