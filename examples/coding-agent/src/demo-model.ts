@@ -7,6 +7,9 @@ export const DEMO_TASK = "The tests in this project fail. Find the bug, fix it, 
 
 const TEST_COMMAND = "node --test test/";
 
+/** What the demo's lead asks a sub-agent to check (with the full preset, which gives it spawn_agent). */
+export const CHECK_PROMPT = `Run the project's tests with \`${TEST_COMMAND}\` and report whether they all pass.`;
+
 /**
  * The demo's model: a script, clearly labelled, that plays a model's part in a real run. Everything around it is
  * real: the loop, the tools (a real shell runs the tests, a real edit changes the file), the session store.
@@ -61,6 +64,13 @@ function respond(request: AgentModelRequest): ScriptedResponse {
     };
   }
   const { userText, results } = sinceLastUserMessage(request.messages);
+  // The sub-agent the lead delegated the check to: run the tests, report.
+  if (userText === CHECK_PROMPT) {
+    if (results.length === 0)
+      return { text: "Running the tests.", toolCalls: [call("bash", { command: TEST_COMMAND })] };
+    const passed = /# fail 0\b/.test(results.at(-1) ?? "");
+    return { text: passed ? "All tests pass (# fail 0)." : "Some tests still fail." };
+  }
   if (/\b(slow|sleep|wait)\b/i.test(userText)) {
     if (results.length === 0)
       return {
@@ -100,6 +110,12 @@ function respond(request: AgentModelRequest): ScriptedResponse {
         ],
       };
     case 3:
+      // With spawn_agent (the full preset) the check goes to a sub-agent with its own context.
+      if (request.tools.some((tool) => tool.name === "spawn_agent"))
+        return {
+          text: "Let me have a sub-agent check the tests.",
+          toolCalls: [call("spawn_agent", { description: "run the tests", prompt: CHECK_PROMPT, tools: ["bash"] })],
+        };
       return { text: "Now let me run the tests again.", toolCalls: [call("bash", { command: TEST_COMMAND })] };
     default:
       if (/# fail 0\b/.test(last)) {

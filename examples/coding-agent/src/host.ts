@@ -1,13 +1,14 @@
 import {
   createDefaultTools,
   createSession,
+  createSpawnAgentTool,
   defaultSessionDbPath,
   defaultToolPolicies,
   openSession,
   type SessionRuntime,
   SqliteSessionStore,
 } from "@heddle/core";
-import type { AgentModel, ToolApprovalDecision, ToolApprovalRequest } from "@heddle/shared";
+import type { AgentModel, AgentTool, ToolApprovalDecision, ToolApprovalRequest } from "@heddle/shared";
 
 /** Everything a host needs to (re)open sessions on one workspace with one model. */
 export interface HostConfig {
@@ -46,6 +47,10 @@ export async function startSession(
     preset: config.preset,
     ...(config.askUser && { askUser: async (request: { question: string }) => config.askUser!(request.question) }),
   });
+  const requestToolApproval = async (request: ToolApprovalRequest) =>
+    config.approve ? config.approve(request) : { approved: false, reason: "No one is here to approve this call." };
+  // With the full preset the agent may delegate a self-contained task (a check, a search) to a sub-agent.
+  if (config.preset === "full") tools.push(subagentTool(config, requestToolApproval));
   const options = {
     store,
     model: config.model,
@@ -54,11 +59,39 @@ export async function startSession(
     tools,
     // Like Claude Code, the host runs the project's own hooks from .heddle/settings.json (the SDK does not by default).
     commandHooks: {},
-    toolPolicies: defaultToolPolicies(config.preset),
-    requestToolApproval: async (request: ToolApprovalRequest) =>
-      config.approve ? config.approve(request) : { approved: false, reason: "No one is here to approve this call." },
+    // Starting a sub-agent needs no approval of its own: each tool it calls follows the same policies.
+    toolPolicies: {
+      ...defaultToolPolicies(config.preset),
+      ...(config.preset === "full" && { spawn_agent: { enabled: true, autoApprove: true } }),
+    },
+    requestToolApproval,
     ...(config.maxBudgetUsd !== undefined && { maxBudgetUsd: config.maxBudgetUsd }),
   };
   if (resumeId) return openSession({ ...options, id: resumeId });
   return createSession(options);
+}
+
+/** Tools a sub-agent never gets: it does not talk to the person, and the lead's task is the lead's to submit. */
+const LEAD_ONLY_TOOLS = new Set(["ask_user", "submit_result", "todo_write"]);
+
+/** `spawn_agent` over the workspace's tools, with the lead's policies and approvals and the project's hooks. */
+function subagentTool(
+  config: HostConfig,
+  requestToolApproval: (request: ToolApprovalRequest) => Promise<ToolApprovalDecision>,
+): AgentTool {
+  const tools = createDefaultTools({ workspaceRoot: config.workspaceRoot, preset: config.preset }).filter(
+    (tool) => !LEAD_ONLY_TOOLS.has(tool.name),
+  );
+  return createSpawnAgentTool({
+    model: config.model,
+    tools,
+    systemPrompt: [
+      "You are a sub-agent of heddle-code. Do the one task you are given and answer with a short report.",
+      `The workspace root is ${config.workspaceRoot}; every path you use is relative to it.`,
+    ].join("\n"),
+    maxIterations: 20,
+    toolPolicies: defaultToolPolicies(config.preset),
+    requestToolApproval,
+    commandHooks: { workspaceRoot: config.workspaceRoot },
+  });
 }

@@ -7,6 +7,7 @@ import { type HostConfig, startSession } from "./host.js";
 import { runTask } from "./print-mode.js";
 import { describeCall, type TerminalRenderer } from "./render.js";
 import { runSlashCommand } from "./slash-commands.js";
+import { TeamView } from "./team-view.js";
 
 export interface InteractiveContext {
   options: CliOptions;
@@ -22,6 +23,8 @@ export interface ReplState {
   config: HostConfig;
   store: SqliteSessionStore;
   renderer: TerminalRenderer;
+  /** The sub-agents of this process, for `/team`. */
+  team: TeamView;
   /** Tools the person answered "always" for, this process. */
   alwaysAllow: Set<string>;
   /** Replaces the current session (resume, fork, model switch). */
@@ -64,6 +67,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     config,
     store,
     renderer,
+    team: new TeamView(),
     alwaysAllow,
     async switchTo(session) {
       await state.session.close();
@@ -115,7 +119,11 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     }
     running = true;
     try {
-      const result = await runTask(state.session, line, { json: false, renderer });
+      const result = await runTask(state.session, line, {
+        json: false,
+        renderer,
+        onSubagent: (update) => state.team.record(update),
+      });
       if (result.status === "aborted" && result.reason === "aborted") renderer.line(renderer.yellow("(turn stopped)"));
       if (result.status === "failed" && result.error)
         renderer.line(renderer.red(`model error: ${result.error.message}`));

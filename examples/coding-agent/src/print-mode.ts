@@ -1,4 +1,4 @@
-import type { SessionRuntime } from "@heddle/core";
+import { isSubagentUpdate, type SessionRuntime, type SubagentUpdate } from "@heddle/core";
 import type { AgentRunResult } from "@heddle/shared";
 import type { TerminalRenderer } from "./render.js";
 
@@ -6,7 +6,13 @@ import type { TerminalRenderer } from "./render.js";
 export async function runTask(
   session: SessionRuntime,
   task: string,
-  options: { json: boolean; renderer: TerminalRenderer; onSigint?: () => void },
+  options: {
+    json: boolean;
+    renderer: TerminalRenderer;
+    onSigint?: () => void;
+    /** Every event of a sub-agent the lead started (for the `/team` view). */
+    onSubagent?: (update: SubagentUpdate) => void;
+  },
 ): Promise<AgentRunResult> {
   const { renderer } = options;
   const onSigint = () => session.abort("interrupted (Ctrl-C)");
@@ -14,6 +20,10 @@ export async function runTask(
   try {
     const stream = session.stream(task);
     for await (const event of stream) {
+      if (event.type === "tool-updated" && isSubagentUpdate(event.update)) {
+        options.onSubagent?.(event.update);
+        if (!options.json) renderer.subagent(event.update);
+      }
       if (options.json) {
         process.stdout.write(`${JSON.stringify(event)}\n`);
         continue;

@@ -1,3 +1,4 @@
+import type { SubagentUpdate } from "@heddle/core";
 import type { AgentRunResult, AgentUsage, ToolCallPart, ToolResultPart } from "@heddle/shared";
 import { toolOutputText } from "@heddle/shared";
 
@@ -99,6 +100,20 @@ export class TerminalRenderer {
     if (lines.length > 40) this.write(this.dim(`    … ${lines.length - 40} more diff lines\n`));
   }
 
+  /** One sub-agent event, indented under the lead's `spawn_agent` call: its start, its tools, its end. */
+  subagent(update: SubagentUpdate): void {
+    const { event } = update;
+    const indent = "  ".repeat(update.depth);
+    if (event.type === "run-started") this.line(this.dim(`${indent}⤷ sub-agent: ${update.description}`));
+    else if (event.type === "tool-finished") {
+      const output = toolOutputText(event.result.output);
+      const mark = event.result.isError ? this.red("✗") : this.green("✓");
+      this.line(
+        `${indent}${mark} ${event.toolCall.toolName} ${describeCall(event.toolCall)} ${this.dim(`— ${outcome(event.toolCall, output, event.result.isError)}`)}`,
+      );
+    }
+  }
+
   notice(message: string): void {
     this.line(this.yellow(`! ${message}`));
   }
@@ -137,7 +152,7 @@ export function formatUsd(usd: number): string {
 export function describeCall(call: ToolCallPart): string {
   const input = (call.input ?? {}) as Record<string, unknown>;
   if (call.toolName === "submit_result") return "";
-  const pick = input.command ?? input.path ?? input.pattern ?? input.name ?? input.question;
+  const pick = input.command ?? input.path ?? input.pattern ?? input.name ?? input.question ?? input.description;
   const text = typeof pick === "string" ? pick : JSON.stringify(input);
   return truncate(text.replace(/\s+/g, " "), 70);
 }

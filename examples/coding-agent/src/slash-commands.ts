@@ -14,6 +14,7 @@ const HELP = `Commands:
   /cost                     tokens and cost of this session, per model
   /compact                  compact the working context now
   /tools                    the tools and whether they ask first
+  /team                     the sub-agents started in this process, their state and cost
   /help                     this list
   /exit                     leave (Ctrl-C twice does too)`;
 
@@ -111,6 +112,10 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<b
         );
       return false;
     }
+    case "team":
+      renderer.line("sub-agents (this process):");
+      for (const line of state.team.lines()) renderer.line(line);
+      return false;
     case "tools": {
       const policies = defaultToolPolicies(state.config.preset);
       for (const [name, policy] of Object.entries(policies)) {

@@ -22,7 +22,9 @@ describe("heddle-code command line", () => {
     expect(stdout).toContain("DEMO — a scripted demo model, not a real one");
     expect(stdout).toMatch(/✓ bash node --test test\/ — exit 1/);
     expect(stdout).toMatch(/✓ edit_file src\/cart.js/);
-    expect(stdout).toMatch(/✓ bash node --test test\/ — exit 0/);
+    // The lead delegates the check to a sub-agent (the demo runs the full preset): its tool line is indented.
+    expect(stdout).toMatch(/⤷ sub-agent: run the tests\n\s+✓ bash node --test test\/ — exit 0/);
+    expect(stdout).toMatch(/✓ spawn_agent run the tests — All tests pass/);
     expect(stdout).toContain("Checked independently: `node --test test/` passes in the demo workspace.");
     expect(status).toBe(0);
   });
@@ -41,9 +43,13 @@ describe("heddle-code command line", () => {
       "bash",
       "read_file",
       "edit_file",
-      "bash",
+      "spawn_agent",
       "submit_result",
     ]);
+    // The sub-agent's own events come as updates of the lead's spawn_agent call.
+    const subagent = events.filter((e) => e.type === "tool-updated" && e.update?.type === "subagent-event");
+    expect(subagent.map((e) => e.update.event.type)).toContain("tool-finished");
+    expect(new Set(subagent.map((e) => e.update.parentToolCallId)).size).toBe(1);
     expect(status).toBe(0);
   });
 

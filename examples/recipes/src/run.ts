@@ -7,6 +7,8 @@ const examples: Record<string, () => Promise<{ main: (...args: never[]) => Promi
   plugin: () => import("./plugin.js"),
   "session-resume": () => import("./session-resume.js"),
   "cross-provider-handoff": () => import("./cross-provider-handoff.js"),
+  "sub-agent": () => import("./sub-agent.js"),
+  team: () => import("./team.js"),
 };
 
 const exampleName = process.argv[2] ?? "";

@@ -99,6 +99,10 @@ export class RunExecution {
       ...(sessionId !== undefined && { sessionId }),
       ...(parentAgentId !== undefined && { parentAgentId }),
       reportUsage: (usage) => this.reportToolUsage(usage),
+      remainingBudgetUsd: () => {
+        const budget = deps.config.maxBudgetUsd;
+        return budget === undefined ? undefined : Math.max(0, budget - this.usage.costUsd);
+      },
     };
     const signal = deps.controller.signal;
     this.fanout = {

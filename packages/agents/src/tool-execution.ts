@@ -20,7 +20,7 @@ export interface ExecuteToolOptions {
   fanout: AbortFanout;
   emitUpdate(update: unknown): void;
   /** The run's identity and usage sink, passed through to the tool's context. */
-  run: Pick<ToolContext, "runId" | "agentId" | "sessionId" | "parentAgentId" | "reportUsage">;
+  run: Pick<ToolContext, "runId" | "agentId" | "sessionId" | "parentAgentId" | "reportUsage" | "remainingBudgetUsd">;
 }
 
 /** What a tool returned, as a result's output: a string as is, text/image parts as they are, the rest as JSON. */

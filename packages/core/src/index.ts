@@ -6,4 +6,5 @@ export * from "./hooks/index.js";
 export * from "./plugins/index.js";
 export * from "./safety/index.js";
 export * from "./sessions/index.js";
+export * from "./teams/index.js";
 export * from "./tools/index.js";

@@ -1,2 +1,3 @@
 // @heddle/core/testing: helpers for testing hosts and custom stores. Imports vitest (an optional peer).
 export { type MakeSessionStore, runSessionStoreConformance } from "./conformance.js";
+export { type MakeTeamMailbox, runTeamMailboxConformance } from "./team-mailbox-conformance.js";

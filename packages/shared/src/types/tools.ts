@@ -23,6 +23,8 @@ export interface ToolContext {
    * the run's `maxBudgetUsd` counts it. Give `costUsd` already priced.
    */
   reportUsage(usage: Partial<AgentUsage>): void;
+  /** What is left of the run's `maxBudgetUsd` now (tool-reported usage counted); `undefined` without a budget. */
+  remainingBudgetUsd?(): number | undefined;
 }
 
 /** The outcome of validating a tool's input before `execute`. */

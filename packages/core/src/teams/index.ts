@@ -1,0 +1,37 @@
+export { TeamError, type TeamErrorCode } from "./errors.js";
+export {
+  type SendTeamMessageInput,
+  TEAM_MESSAGE_KINDS,
+  type TeamMailbox,
+  type TeamMailboxMessage,
+  type TeamMessageKind,
+} from "./mailbox.js";
+export { createInMemoryTeamMailboxData, InMemoryTeamMailbox, type InMemoryTeamMailboxData } from "./memory-mailbox.js";
+export {
+  formatShutdownApproved,
+  formatShutdownRequest,
+  parseTeamControlMessage,
+  type TeamControlKind,
+  type TeamControlMessage,
+} from "./protocol.js";
+export {
+  createSpawnAgentTool,
+  isSubagentUpdate,
+  SPAWN_AGENT_TOOL_NAME,
+  type SpawnAgentInput,
+  type SpawnAgentToolOptions,
+  type SubagentUpdate,
+} from "./spawn-agent.js";
+export { SqliteTeamMailbox, type SqliteTeamMailboxOptions } from "./sqlite-mailbox.js";
+export { AgentTeamManager, type AgentTeamManagerOptions, type TeamListener } from "./team-manager.js";
+export { createTeamTools, type TeamToolName, type TeamToolsOptions } from "./team-tools.js";
+export {
+  type TeammateEvent,
+  type TeammateOptions,
+  TeammateRunner,
+  type TeammateState,
+  type TeammateStatus,
+  type TeammateStopReason,
+  type TeammateTurnResult,
+  teamTurnMessageId,
+} from "./teammate-runner.js";

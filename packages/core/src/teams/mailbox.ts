@@ -1,0 +1,145 @@
+import { TeamError } from "./errors.js";
+
+/** What a mailbox message is for. */
+export type TeamMessageKind = "user" | "shutdown_request" | "shutdown_approved" | "task_notification";
+
+export const TEAM_MESSAGE_KINDS: readonly TeamMessageKind[] = [
+  "user",
+  "shutdown_request",
+  "shutdown_approved",
+  "task_notification",
+];
+
+/** One message between agents of a team. `readAt` is set once the recipient took it. */
+export interface TeamMailboxMessage {
+  id: string;
+  teamId?: string;
+  from: string;
+  to: string;
+  kind: TeamMessageKind;
+  text: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  readAt?: number;
+}
+
+/** What `send` takes; `kind` defaults to `"user"`. */
+export interface SendTeamMessageInput {
+  to: string;
+  from: string;
+  kind?: TeamMessageKind;
+  text: string;
+  teamId?: string;
+}
+
+/**
+ * Durable (or not) inboxes of the agents of a team, one per agent id. Every method is async so a server-backed
+ * mailbox fits. Messages of one recipient come out oldest first, each to one reader: `dequeue` takes the oldest
+ * unread and marks it read in one step; `peek` + `markRead` lets a reader mark it only after acting on it.
+ */
+export interface TeamMailbox {
+  send(input: SendTeamMessageInput): Promise<TeamMailboxMessage>;
+  /** The oldest unread message of `agentId`, now marked read; `undefined` when there is none. */
+  dequeue(agentId: string): Promise<TeamMailboxMessage | undefined>;
+  /** The oldest unread message of `agentId`, left unread. */
+  peek(agentId: string): Promise<TeamMailboxMessage | undefined>;
+  /** Every unread message of `agentId`, oldest first. */
+  list(agentId: string): Promise<TeamMailboxMessage[]>;
+  /** Marks one message read; `false` when it is not an unread message of `agentId`. */
+  markRead(agentId: string, messageId: string): Promise<boolean>;
+  /** Deletes every message addressed to `agentId` (read or not); resolves with how many were deleted. */
+  clear(agentId: string): Promise<number>;
+  /**
+   * Resolves once `agentId` has an unread message (at once when it has one already). Rejects with the signal's
+   * reason when `signal` aborts first, and with a `team_mailbox_closed` error when the mailbox closes.
+   */
+  wait(agentId: string, signal?: AbortSignal): Promise<void>;
+  /** Ends pending `wait`s and releases what the mailbox holds (a database connection, a timer). */
+  close(): Promise<void>;
+}
+
+/** Checks `send`'s input; the same rules for every mailbox. */
+export function checkSendInput(input: SendTeamMessageInput): Required<Omit<SendTeamMessageInput, "teamId">> & {
+  teamId?: string;
+} {
+  if (typeof input !== "object" || input === null)
+    throw new TeamError("team_invalid_input", "send(input): input must be an object");
+  checkAgentId(input.to, "send: to");
+  checkAgentId(input.from, "send: from");
+  if (typeof input.text !== "string") throw new TeamError("team_invalid_input", "send: text must be a string");
+  const kind = input.kind ?? "user";
+  if (!TEAM_MESSAGE_KINDS.includes(kind))
+    throw new TeamError("team_invalid_input", `send: kind must be one of ${TEAM_MESSAGE_KINDS.join(", ")}`);
+  if (input.teamId !== undefined && (typeof input.teamId !== "string" || input.teamId === ""))
+    throw new TeamError("team_invalid_input", "send: teamId must be a non-empty string when given");
+  return {
+    to: input.to,
+    from: input.from,
+    kind,
+    text: input.text,
+    ...(input.teamId !== undefined && { teamId: input.teamId }),
+  };
+}
+
+export function checkAgentId(agentId: unknown, where: string): asserts agentId is string {
+  if (typeof agentId !== "string" || agentId === "")
+    throw new TeamError("team_invalid_input", `${where} must be a non-empty agent id`);
+}
+
+/** The error a `wait` rejects with when its signal aborts: the signal's reason, as `AbortSignal` users expect. */
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
+}
+
+/** A set of pending `wait`s keyed by agent id; `settle` wakes every waiter of one agent. */
+export class MailboxWaiters {
+  readonly #waiters = new Map<string, Set<{ resolve(): void; reject(error: unknown): void }>>();
+
+  get size(): number {
+    let count = 0;
+    for (const set of this.#waiters.values()) count += set.size;
+    return count;
+  }
+
+  agents(): string[] {
+    return [...this.#waiters.keys()];
+  }
+
+  /** A promise that `wake(agentId)` resolves; it rejects when `signal` aborts. */
+  add(agentId: string, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(abortReason(signal));
+      const set = this.#waiters.get(agentId) ?? new Set();
+      this.#waiters.set(agentId, set);
+      const onAbort = () => {
+        remove();
+        reject(abortReason(signal!));
+      };
+      const remove = () => {
+        set.delete(waiter);
+        if (set.size === 0 && this.#waiters.get(agentId) === set) this.#waiters.delete(agentId);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const waiter = {
+        resolve: () => {
+          remove();
+          resolve();
+        },
+        reject: (error: unknown) => {
+          remove();
+          reject(error);
+        },
+      };
+      set.add(waiter);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  wake(agentId: string): void {
+    for (const waiter of [...(this.#waiters.get(agentId) ?? [])]) waiter.resolve();
+  }
+
+  rejectAll(error: unknown): void {
+    for (const set of [...this.#waiters.values()]) for (const waiter of [...set]) waiter.reject(error);
+  }
+}

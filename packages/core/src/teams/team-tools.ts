@@ -1,0 +1,118 @@
+import { type AgentTool, createTool } from "@heddle/shared";
+import { z } from "zod";
+import type { TeamMailboxMessage } from "./mailbox.js";
+import type { AgentTeamManager } from "./team-manager.js";
+import type { TeammateOptions } from "./teammate-runner.js";
+
+export interface TeamToolsOptions {
+  /** The agent that holds the tools: the sender of its messages and the owner of the mailbox it reads. */
+  leadId: string;
+  /** What `team_spawn` gives every new teammate besides its id, role and prompt (model, tools, ...). */
+  teammateDefaults?: Partial<Omit<TeammateOptions, "agentId">>;
+  /** Which tool names to make (default: all six). */
+  include?: ReadonlyArray<TeamToolName>;
+}
+
+export type TeamToolName =
+  | "team_spawn"
+  | "team_send_message"
+  | "team_broadcast"
+  | "team_read_mailbox"
+  | "team_status"
+  | "team_shutdown";
+
+function formatMessages(messages: TeamMailboxMessage[]): string {
+  if (messages.length === 0) return "No new messages.";
+  return messages.map((m) => `[${m.kind} from ${m.from}, id ${m.id}]\n${m.text}`).join("\n\n");
+}
+
+/**
+ * The tools a lead (or any teammate) uses to run a team through `manager`: start teammates, message one or all,
+ * read its own mailbox, see who is doing what, and ask a teammate to shut down.
+ */
+export function createTeamTools(manager: AgentTeamManager, options: TeamToolsOptions): AgentTool[] {
+  const { leadId } = options;
+  const others = () =>
+    manager
+      .status()
+      .filter((s) => s.agentId !== leadId && s.state !== "stopped")
+      .map((s) => s.agentId);
+
+  const tools: { [K in TeamToolName]: AgentTool } = {
+    team_spawn: createTool({
+      name: "team_spawn",
+      description:
+        "Start a new teammate: a long-lived agent with its own session that works on `prompt` now and on every " +
+        "message sent to it later. It tells you when each task is done (read your mailbox).",
+      input: z.object({
+        agent_id: z.string().regex(/^[\w-]{1,64}$/, "letters, digits, _ and - only"),
+        role: z.string().optional(),
+        prompt: z.string().min(1),
+      }),
+      execute: (input) => {
+        manager.spawn(
+          {
+            ...options.teammateDefaults,
+            agentId: input.agent_id,
+            ...(input.role !== undefined && { role: input.role }),
+          },
+          input.prompt,
+        );
+        return `Started teammate ${input.agent_id}.`;
+      },
+    }),
+    team_send_message: createTool({
+      name: "team_send_message",
+      description: "Send a message to one teammate. A busy teammate reads it when its current turn ends.",
+      input: z.object({ to: z.string().min(1), text: z.string().min(1) }),
+      execute: async (input) => {
+        const sent = await manager.send(input.to, input.text, leadId);
+        return `Sent message ${sent.id} to ${input.to}.`;
+      },
+    }),
+    team_broadcast: createTool({
+      name: "team_broadcast",
+      description: "Send the same message to every running teammate.",
+      input: z.object({ text: z.string().min(1) }),
+      execute: async (input) => {
+        const to = others();
+        for (const agentId of to) await manager.send(agentId, input.text, leadId);
+        return to.length === 0 ? "No running teammates." : `Sent to ${to.join(", ")}.`;
+      },
+    }),
+    team_read_mailbox: createTool({
+      name: "team_read_mailbox",
+      description: "Read (and take) every new message in your mailbox: replies, task notifications, approvals.",
+      input: z.object({}),
+      readOnly: false,
+      execute: async () => {
+        const taken: TeamMailboxMessage[] = [];
+        for (let m = await manager.mailbox.dequeue(leadId); m; m = await manager.mailbox.dequeue(leadId)) taken.push(m);
+        return formatMessages(taken);
+      },
+    }),
+    team_status: createTool({
+      name: "team_status",
+      description: "List the teammates with their state (running, idle, stopped) and unread message counts.",
+      input: z.object({}),
+      readOnly: true,
+      execute: async () => {
+        const rows = await Promise.all(
+          manager.status().map(async (s) => ({ ...s, unread: (await manager.mailbox.list(s.agentId)).length })),
+        );
+        return rows.length === 0 ? "No teammates yet." : JSON.stringify(rows, null, 2);
+      },
+    }),
+    team_shutdown: createTool({
+      name: "team_shutdown",
+      description: "Ask a teammate to finish and shut down. It answers with shutdown_approved in your mailbox.",
+      input: z.object({ agent_id: z.string().min(1), reason: z.string().optional() }),
+      execute: async (input) => {
+        await manager.requestShutdown(input.agent_id, leadId, input.reason);
+        return `Asked ${input.agent_id} to shut down.`;
+      },
+    }),
+  };
+  const names = options.include ?? (Object.keys(tools) as TeamToolName[]);
+  return names.map((name) => tools[name]);
+}
