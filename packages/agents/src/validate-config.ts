@@ -1,5 +1,5 @@
 import { type AgentRuntimeConfig, ConfigError, TOOL_NAME_PATTERN } from "@heddle/shared";
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /** Default cap on model calls per run: a run must always end, even when a model never stops calling tools. */
 export const DEFAULT_MAX_ITERATIONS = 50;
@@ -13,14 +13,16 @@ export const DEFAULT_PLUGIN_SETUP_TIMEOUT_MS = 10_000;
 const fn = (what: string) =>
   z.custom<(...args: any[]) => unknown>((v) => typeof v === "function", `${what} must be a function`);
 const fnOrList = (what: string) =>
-  z.union([fn(what), z.array(fn(what))], { error: `${what} must be a function or an array of functions` });
+  z.optional(z.union([fn(what), z.array(fn(what))], { error: `${what} must be a function or an array of functions` }));
 
 /** A tool's name and shape, checked the way `createTool` checks it, whatever built the tool. */
 export const toolSchema = z.looseObject(
   {
     name: z
       .string({ error: "every tool needs a name" })
-      .regex(TOOL_NAME_PATTERN, 'a tool name must be 1-64 letters, digits, "_" or "-" (every vendor accepts these)'),
+      .check(
+        z.regex(TOOL_NAME_PATTERN, 'a tool name must be 1-64 letters, digits, "_" or "-" (every vendor accepts these)'),
+      ),
     description: z.string({ error: "a tool needs a description" }),
     inputSchema: z.record(z.string(), z.unknown(), { error: "a tool needs an inputSchema (a JSON Schema object)" }),
     execute: fn("a tool's execute"),
@@ -28,97 +30,109 @@ export const toolSchema = z.looseObject(
   { error: "every tool needs a name and an execute() function" },
 );
 
-const hooksSchema = z
-  .looseObject({
-    beforeRun: fnOrList("hooks.beforeRun").optional(),
-    afterRun: fnOrList("hooks.afterRun").optional(),
-    beforeModel: fnOrList("hooks.beforeModel").optional(),
-    afterModel: fnOrList("hooks.afterModel").optional(),
-    beforeTool: fnOrList("hooks.beforeTool").optional(),
-    afterTool: fnOrList("hooks.afterTool").optional(),
-    afterTurn: fnOrList("hooks.afterTurn").optional(),
-    onEvent: fnOrList("hooks.onEvent").optional(),
-  })
-  .optional();
+const hooksSchema = z.optional(
+  z.looseObject({
+    beforeRun: fnOrList("hooks.beforeRun"),
+    afterRun: fnOrList("hooks.afterRun"),
+    beforeModel: fnOrList("hooks.beforeModel"),
+    afterModel: fnOrList("hooks.afterModel"),
+    beforeTool: fnOrList("hooks.beforeTool"),
+    afterTool: fnOrList("hooks.afterTool"),
+    afterTurn: fnOrList("hooks.afterTurn"),
+    onEvent: fnOrList("hooks.onEvent"),
+  }),
+);
 
 const messageSchema = z.looseObject(
   { role: z.enum(["user", "assistant", "tool"]), content: z.array(z.unknown()) },
   { error: "expected an AgentMessage (role user|assistant|tool and a content array)" },
 );
 
-const positiveInteger = (name: string) => z.number().int().min(1, `"${name}" must be an integer >= 1`);
+const positiveInteger = (name: string) =>
+  z.optional(
+    z.int({ error: `"${name}" must be an integer >= 1` }).check(z.minimum(1, `"${name}" must be an integer >= 1`)),
+  );
+const optionalString = z.optional(z.string());
 
 const configSchema = z
   .looseObject({
-    model: z
-      .custom((v) => typeof (v as { stream?: unknown })?.stream === "function", {
+    model: z.optional(
+      z.custom((v) => typeof (v as { stream?: unknown })?.stream === "function", {
         error: '"model" must be an AgentModel with a stream() method',
-      })
-      .optional(),
-    providerId: z.string().min(1).optional(),
-    modelId: z.string().min(1).optional(),
-    systemPrompt: z.string().optional(),
-    tools: z.array(toolSchema, { error: '"tools" must be an array' }).optional(),
+      }),
+    ),
+    providerId: optionalString,
+    modelId: optionalString,
+    systemPrompt: optionalString,
+    tools: z.optional(z.array(toolSchema, { error: '"tools" must be an array' })),
     hooks: hooksSchema,
-    plugins: z
-      .array(
+    plugins: z.optional(
+      z.array(
         z.looseObject(
           {
-            name: z.string().min(1),
-            setup: fn("plugin setup").optional(),
-            tools: z.array(toolSchema).optional(),
+            name: z.string().check(z.minLength(1)),
+            setup: z.optional(fn("plugin setup")),
+            tools: z.optional(z.array(toolSchema)),
             hooks: hooksSchema,
           },
           { error: "every plugin needs a name" },
         ),
         { error: '"plugins" must be an array' },
-      )
-      .optional(),
-    initialMessages: z.array(messageSchema).optional(),
-    maxIterations: z
-      .number()
-      .refine((v) => v === Number.POSITIVE_INFINITY || (Number.isInteger(v) && v >= 1), {
-        error: '"maxIterations" must be a positive integer or Infinity',
-      })
-      .optional(),
-    maxBudgetUsd: z.number().min(0, '"maxBudgetUsd" must be a number >= 0').optional(),
-    maxParallelTools: positiveInteger("maxParallelTools").optional(),
-    maxCompletionReminders: z.number().int().min(0).optional(),
-    pluginSetupTimeoutMs: z.number().positive().optional(),
-    stopWhen: fnOrList('"stopWhen"').optional(),
-    toolExecution: z.enum(["sequential", "parallel"]).optional(),
-    toolPolicies: z.record(z.string(), z.looseObject({})).optional(),
-    requestToolApproval: fn("requestToolApproval").optional(),
-    prepareTurn: fn("prepareTurn").optional(),
-    consumePendingUserMessage: fn("consumePendingUserMessage").optional(),
-    completionGuard: fn("completionGuard").optional(),
-    logger: z
-      .looseObject({
+      ),
+    ),
+    initialMessages: z.optional(z.array(messageSchema)),
+    maxIterations: z.optional(
+      z.number().check(
+        z.refine((v) => v === Number.POSITIVE_INFINITY || (Number.isInteger(v) && v >= 1), {
+          error: '"maxIterations" must be a positive integer or Infinity',
+        }),
+      ),
+    ),
+    maxBudgetUsd: z.optional(z.number().check(z.minimum(0, '"maxBudgetUsd" must be a number >= 0'))),
+    maxParallelTools: positiveInteger("maxParallelTools"),
+    maxCompletionReminders: z.optional(z.int().check(z.minimum(0))),
+    pluginSetupTimeoutMs: z.optional(z.number().check(z.positive())),
+    stopWhen: fnOrList('"stopWhen"'),
+    toolExecution: z.optional(z.enum(["sequential", "parallel"])),
+    toolPolicies: z.optional(z.record(z.string(), z.looseObject({}))),
+    requestToolApproval: z.optional(fn("requestToolApproval")),
+    prepareTurn: z.optional(fn("prepareTurn")),
+    consumePendingUserMessage: z.optional(fn("consumePendingUserMessage")),
+    completionGuard: z.optional(fn("completionGuard")),
+    logger: z.optional(
+      z.looseObject({
         debug: fn("logger.debug"),
         info: fn("logger.info"),
         warn: fn("logger.warn"),
         error: fn("logger.error"),
-      })
-      .optional(),
-    agentId: z.string().min(1).optional(),
-    conversationId: z.string().optional(),
-    sessionId: z.string().optional(),
-    parentAgentId: z.string().optional(),
-    agentRole: z.string().optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+      }),
+    ),
+    agentId: z.optional(z.string().check(z.minLength(1))),
+    conversationId: optionalString,
+    sessionId: optionalString,
+    parentAgentId: optionalString,
+    agentRole: optionalString,
+    metadata: z.optional(z.record(z.string(), z.unknown())),
   })
-  .refine((config) => config.model !== undefined || (config.providerId && config.modelId), {
-    error: 'give "model", or "providerId" and "modelId"',
-  });
+  .check(
+    z.refine((config) => config.model !== undefined || Boolean(config.providerId && config.modelId), {
+      error: 'give "model", or "providerId" and "modelId"',
+    }),
+  );
 
-/** Throws a `ConfigError` naming the field and the problem of each issue. */
-function fail(error: z.ZodError, where: string): never {
+// zod/mini carries no locale (it would cost load time): its bare "Invalid input" gets the expectation spelled out.
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.message !== "Invalid input") return issue.message;
+  if (issue.code === "invalid_type") return `expected ${issue.expected}`;
+  if (issue.code === "invalid_value") return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+  return issue.message;
+}
+
+/** Throws a `ConfigError` naming the field and the problem of each issue (the first three). */
+function fail(error: z.core.$ZodError, where: string): never {
   const text = error.issues
     .slice(0, 3)
-    .map((issue) => {
-      const path = issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ` : "";
-      return `${path}${issue.message}`;
-    })
+    .map((issue) => `${issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ` : ""}${describeIssue(issue)}`)
     .join("; ");
   throw new ConfigError(`${where}: ${text}`, { cause: error });
 }
