@@ -45,6 +45,29 @@ describe("RunEventQueue", () => {
     expect(of("b").at(-1)).toBe(49);
   });
 
+  it("keeps order and every update through compaction, for a consumer a few events behind", () => {
+    const queue = new RunEventQueue();
+    const delivered: number[] = [];
+    const take = () => {
+      const event = queue.shift();
+      if (event?.type === "tool-updated") delivered.push(event.update as number);
+    };
+    // Each call id gets few updates, so nothing coalesces; the backlog grows past the compaction threshold.
+    for (let n = 0; n < 6_000; n++) {
+      queue.push(update(`c${Math.floor(n / 4)}`, n));
+      if (n % 2 === 0) take();
+    }
+    // Now one call floods while 3 000 older events still wait; the queue compacts between its updates, and its
+    // waiting updates stay bounded and in order.
+    for (let n = 6_000; n < 6_016; n++) queue.push(update("flood", n));
+    for (let n = 0; n < 2_000; n++) take();
+    for (let n = 6_016; n < 7_000; n++) queue.push(update("flood", n));
+    while (queue.size > 0) take();
+    expect(delivered.slice(0, 6_000)).toEqual(Array.from({ length: 6_000 }, (_, n) => n));
+    expect(delivered.slice(6_000)).toHaveLength(MAX_PENDING_UPDATES_PER_CALL);
+    expect(delivered.at(-1)).toBe(6_999);
+  });
+
   it("delivers every update to a consumer that keeps up", () => {
     const queue = new RunEventQueue();
     const delivered: unknown[] = [];
