@@ -6,38 +6,32 @@ import {
   type AgentRuntimeConfig,
   type AgentRuntimeEvent,
   type AgentSnapshot,
-  type AgentTool,
   type AgentUsage,
+  consoleLogger,
   createId,
   emptyUsage,
-  eventStream,
+  type Logger,
   normalizeRunInput,
   type StopCondition,
-  type ToolDefinition,
   userMessage,
 } from "@heddle/shared";
 import { AgentRuntimeAbortError, AgentRuntimeError } from "./errors.js";
 import { EventBus } from "./events.js";
-import { buildHookTable, type HookTable } from "./hooks.js";
+import type { HookTable } from "./hooks.js";
 import { resolveProviderModel } from "./resolve-model.js";
 import { RunExecution } from "./run.js";
-import { policyFor } from "./tool-calls.js";
+import { type AgentRunStream, runEventStream } from "./run-stream.js";
+import { ABORTED, emptySetup, type Setup, setUpPlugins, unlessAborted } from "./setup.js";
 import { assertMessages } from "./transcript.js";
-import { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_PARALLEL_TOOLS, validateConfig } from "./validate-config.js";
+import {
+  DEFAULT_MAX_COMPLETION_REMINDERS,
+  DEFAULT_MAX_ITERATIONS,
+  DEFAULT_MAX_PARALLEL_TOOLS,
+  DEFAULT_PLUGIN_SETUP_TIMEOUT_MS,
+  validateConfig,
+} from "./validate-config.js";
 
-/** What plugin setup produced: every tool and every hook, merged once. */
-interface Setup {
-  tools: Map<string, AgentTool>;
-  toolDefinitions: ToolDefinition[];
-  disabledTools: Set<string>;
-  hooks: HookTable;
-}
-
-/** The events of one run, then its result; leaving the loop early aborts the run. */
-export interface AgentRunStream extends AsyncIterable<AgentRuntimeEvent> {
-  /** Resolves with the run's result (also carried by the last event, `run-finished`). */
-  readonly result: Promise<AgentRunResult>;
-}
+export type { AgentRunStream } from "./run-stream.js";
 
 /**
  * The stateless tool-calling loop: messages and tools in, a run result out. The only state kept between runs is
@@ -47,6 +41,7 @@ export interface AgentRunStream extends AsyncIterable<AgentRuntimeEvent> {
 export class AgentRuntime {
   readonly agentId: string;
   private readonly config: AgentRuntimeConfig;
+  private readonly logger: Logger;
   private transcript: AgentMessage[];
   private readonly bus: EventBus;
   private setup: Promise<Setup> | undefined;
@@ -62,12 +57,13 @@ export class AgentRuntime {
   constructor(config: AgentRuntimeConfig) {
     validateConfig(config);
     this.config = config;
+    this.logger = config.logger ?? consoleLogger;
     this.agentId = config.agentId ?? createId("agent");
     this.transcript = [...(config.initialMessages ?? [])];
     this.model = config.model;
     this.bus = new EventBus(
       () => this.hooks?.onEvent ?? [],
-      (error) => globalThis.console?.error?.("[heddle] an event listener threw (the run goes on):", error),
+      (error) => this.logger.error("an event listener threw (the run goes on)", error),
     );
   }
 
@@ -76,15 +72,19 @@ export class AgentRuntime {
     return this.busy;
   }
 
-  /** Appends `input` to the transcript and runs the loop until it ends. Rejects only on programmer error. */
-  run(input: AgentRunInput): Promise<AgentRunResult> {
+  /**
+   * Appends `input` to the transcript and runs the loop until it ends. Without input it continues the conversation,
+   * like `continue()`. Rejects only on programmer error.
+   */
+  run(input?: AgentRunInput): Promise<AgentRunResult> {
+    if (input === undefined) return this.continue();
     let messages: AgentMessage[];
     try {
       messages = this.normalize(input, "run");
       if (messages.length === 0 || (typeof input === "string" && input.trim() === ""))
         throw new AgentRuntimeError(
           "invalid_input",
-          "run(input): input is empty; use continue() to run without new input",
+          "run(input): input is empty; call run() or continue() without input to run without new input",
         );
     } catch (error) {
       return Promise.reject(error);
@@ -103,12 +103,15 @@ export class AgentRuntime {
     return this.start(messages, "continue");
   }
 
-  /** Like `run` (or `continue` without input), as an async iterable of events ending with `run-finished`. */
+  /**
+   * Like `run` (or `continue` without input), as an async iterable of events ending with `run-finished`. A consumer
+   * that lags behind a tool's `tool-updated` events gets the latest few of each call, not all (see `RunEventQueue`).
+   */
   stream(input?: AgentRunInput): AgentRunStream {
     if (this.busy) throw this.busyError();
-    return eventStream<AgentRuntimeEvent, AgentRunResult>(
+    return runEventStream(
       (listener) => this.bus.subscribe(listener),
-      () => (input === undefined ? this.continue() : this.run(input)),
+      () => this.run(input),
       () => this.abort("the stream's consumer stopped reading"),
     );
   }
@@ -125,20 +128,28 @@ export class AgentRuntime {
     return this.bus.subscribe(listener);
   }
 
-  /** The full state, copied: safe to keep or serialize. */
+  /** The full state, deep-copied: safe to keep, change or serialize without touching the live transcript. */
   snapshot(): AgentSnapshot {
     const run = this.current;
+    const { parentAgentId, agentRole, conversationId, sessionId } = this.config;
     return {
       agentId: this.agentId,
+      ...(parentAgentId !== undefined && { parentAgentId }),
+      ...(agentRole !== undefined && { agentRole }),
+      ...(conversationId !== undefined && { conversationId }),
+      ...(sessionId !== undefined && { sessionId }),
       ...(run && { runId: run.runId }),
       running: this.busy,
       iteration: run ? run.iteration : this.lastIteration,
-      messages: this.transcript.slice(),
+      messages: structuredClone(this.transcript),
       usage: { ...(run ? run.usage : this.lastUsage) },
     };
   }
 
-  /** Replaces the transcript explicitly (the only way history is ever dropped). Not allowed during a run. */
+  /**
+   * Replaces the transcript explicitly (the only way history is ever dropped). During a run it throws an
+   * `AgentRuntimeError` with code `busy`.
+   */
   restore(messages: AgentMessage[]): void {
     if (this.busy) throw this.busyError("restore");
     assertMessages(messages, "restore(messages)");
@@ -179,25 +190,14 @@ export class AgentRuntime {
     const controller = new AbortController();
     this.controller = controller;
     try {
-      const setup = await this.ensureSetup();
-      this.model ??= await resolveProviderModel(this.config);
-      const stopWhen = this.config.stopWhen;
-      const run = new RunExecution({
-        agentId: this.agentId,
-        config: this.config,
-        model: this.model,
-        tools: setup.tools,
-        toolDefinitions: setup.toolDefinitions,
-        disabledTools: setup.disabledTools,
-        hooks: setup.hooks,
-        transcript: this.transcript,
-        bus: this.bus,
+      // Plugin setup and model resolution may wait on the network: an abort() wins over both.
+      const setup = await unlessAborted(this.ensureSetup(), controller.signal);
+      const model = setup === ABORTED ? ABORTED : await unlessAborted(this.ensureModel(), controller.signal);
+      const run = this.newRun(
+        setup === ABORTED || model === ABORTED ? emptySetup() : setup,
+        model === ABORTED ? (this.model ?? unresolvedModel(this.config)) : model,
         controller,
-        maxIterations: this.config.maxIterations ?? DEFAULT_MAX_ITERATIONS,
-        maxParallelTools: this.config.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS,
-        stopWhen: (stopWhen === undefined ? [] : Array.isArray(stopWhen) ? stopWhen : [stopWhen]) as StopCondition[],
-        takeSteered: () => this.steered.splice(0),
-      });
+      );
       this.current = run;
       const result = await run.execute(input, mode);
       this.lastIteration = result.iterations;
@@ -210,73 +210,71 @@ export class AgentRuntime {
     }
   }
 
-  private ensureSetup(): Promise<Setup> {
-    this.setup ??= this.runSetup().catch((error) => {
-      this.setup = undefined;
-      throw error;
+  private newRun(setup: Setup, model: AgentModel, controller: AbortController): RunExecution {
+    const config = this.config;
+    const stopWhen = config.stopWhen;
+    return new RunExecution({
+      agentId: this.agentId,
+      config,
+      model,
+      tools: setup.tools,
+      toolDefinitions: setup.toolDefinitions,
+      disabledTools: setup.disabledTools,
+      hooks: setup.hooks,
+      transcript: this.transcript,
+      bus: this.bus,
+      controller,
+      logger: this.logger,
+      maxIterations: config.maxIterations ?? DEFAULT_MAX_ITERATIONS,
+      maxParallelTools: config.maxParallelTools ?? DEFAULT_MAX_PARALLEL_TOOLS,
+      maxCompletionReminders: config.maxCompletionReminders ?? DEFAULT_MAX_COMPLETION_REMINDERS,
+      stopWhen: (stopWhen === undefined ? [] : Array.isArray(stopWhen) ? stopWhen : [stopWhen]) as StopCondition[],
+      takeSteered: () => this.steered.splice(0),
     });
-    return this.setup;
+  }
+
+  private async ensureModel(): Promise<AgentModel> {
+    this.model ??= await resolveProviderModel(this.config);
+    return this.model;
   }
 
   // Plugins are set up once, before the first run, so constructing a runtime stays cheap and synchronous.
-  private async runSetup(): Promise<Setup> {
-    const config = this.config;
-    const tools = [...(config.tools ?? [])];
-    const hookSets = [config.hooks];
-    const owners = ["config.hooks"];
-    for (const plugin of config.plugins ?? []) {
-      let contributed: Awaited<ReturnType<typeof plugin.setup>>;
-      try {
-        contributed = await plugin.setup({
-          agentId: this.agentId,
-          ...(config.sessionId !== undefined && { sessionId: config.sessionId }),
-          ...(config.conversationId !== undefined && { conversationId: config.conversationId }),
-          metadata: config.metadata ?? {},
-        });
-      } catch (error) {
-        throw new AgentRuntimeError(
-          "plugin_setup_failed",
-          `plugin "${plugin.name}" failed to set up: ${(error as Error)?.message ?? String(error)}`,
-          { cause: error },
-        );
-      }
-      tools.push(...(contributed?.tools ?? []));
-      hookSets.push(contributed?.hooks);
-      owners.push(`plugin "${plugin.name}"`);
-    }
-    const byName = new Map<string, AgentTool>();
-    for (const tool of tools) {
-      if (!tool || typeof tool.name !== "string" || typeof tool.execute !== "function") {
-        throw new AgentRuntimeError("invalid_config", "every tool needs a name and an execute() function");
-      }
-      if (byName.has(tool.name)) throw new AgentRuntimeError("invalid_config", `two tools are named "${tool.name}"`);
-      byName.set(tool.name, tool);
-    }
-    const disabledTools = new Set<string>();
-    const toolDefinitions: ToolDefinition[] = [];
-    for (const tool of byName.values()) {
-      // A disabled tool is not offered to the model; a call to it anyway is answered as disabled.
-      if (policyFor(config.toolPolicies, tool.name).enabled === false) disabledTools.add(tool.name);
-      else toolDefinitions.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
-    }
-    if (
-      config.completionPolicy?.requireCompletionTool &&
-      ![...byName.values()].some((t) => t.lifecycle?.completesRun && !disabledTools.has(t.name))
-    ) {
-      throw new AgentRuntimeError(
-        "invalid_config",
-        "completionPolicy.requireCompletionTool is set but no enabled tool has lifecycle.completesRun",
-      );
-    }
-    let hooks: HookTable;
-    try {
-      hooks = buildHookTable(hookSets, (index) => owners[index]!);
-    } catch (error) {
-      throw new AgentRuntimeError("invalid_config", (error as Error).message);
-    }
-    this.hooks = hooks;
-    return { tools: byName, toolDefinitions, disabledTools, hooks };
+  private ensureSetup(): Promise<Setup> {
+    const { config } = this;
+    this.setup ??= setUpPlugins(
+      config,
+      {
+        agentId: this.agentId,
+        ...(config.parentAgentId !== undefined && { parentAgentId: config.parentAgentId }),
+        ...(config.agentRole !== undefined && { agentRole: config.agentRole }),
+        ...(config.sessionId !== undefined && { sessionId: config.sessionId }),
+        ...(config.conversationId !== undefined && { conversationId: config.conversationId }),
+        metadata: config.metadata ?? {},
+      },
+      config.pluginSetupTimeoutMs ?? DEFAULT_PLUGIN_SETUP_TIMEOUT_MS,
+    ).then(
+      (setup) => {
+        this.hooks = setup.hooks;
+        return setup;
+      },
+      (error) => {
+        this.setup = undefined;
+        throw error;
+      },
+    );
+    return this.setup;
   }
+}
+
+/** Stands in for a model a run was aborted before resolving; never called (the run ends before any turn). */
+function unresolvedModel(config: AgentRuntimeConfig): AgentModel {
+  return {
+    provider: config.providerId ?? "unknown",
+    modelId: config.modelId ?? "unknown",
+    async *stream() {
+      yield { type: "finish", reason: "aborted" };
+    },
+  };
 }
 
 /** Alias of `AgentRuntime`. */

@@ -1,16 +1,16 @@
 import type { AgentMessage, StopCondition } from "@heddle/shared";
 import { userMessage } from "@heddle/shared";
 import { callHooks } from "./hooks.js";
-import type { RunEnd, RunExecution } from "./run.js";
+import type { RunContext, RunEnd } from "./run-context.js";
 import { firstMatchingCondition } from "./stop-conditions.js";
 import { assertMessages } from "./transcript.js";
 
 /** The end for a reached budget or a holding stop condition, checked after each turn with tool calls. */
-export async function limitReached(run: RunExecution, lastMessage: AgentMessage): Promise<RunEnd | undefined> {
+export async function limitReached(run: RunContext, lastMessage: AgentMessage): Promise<RunEnd | undefined> {
   const budget = run.deps.config.maxBudgetUsd;
   if (budget !== undefined && run.usage.costUsd >= budget) {
     return {
-      status: "completed",
+      status: "incomplete",
       reason: "max_budget",
       detail: `spent $${run.usage.costUsd.toFixed(4)} of maxBudgetUsd $${budget}`,
     };
@@ -27,7 +27,7 @@ export async function limitReached(run: RunExecution, lastMessage: AgentMessage)
 }
 
 /** Appends queued steering and the host's pending user message; true when anything was added. */
-export async function drainPendingUserMessages(run: RunExecution): Promise<boolean> {
+export async function drainPendingUserMessages(run: RunContext): Promise<boolean> {
   let added = false;
   for (const message of run.deps.takeSteered()) {
     run.append(message);

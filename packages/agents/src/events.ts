@@ -1,4 +1,5 @@
 import type { AgentRuntimeEvent, HookStop } from "@heddle/shared";
+import { AgentRuntimeError } from "./errors.js";
 import { asksToStop } from "./hooks.js";
 
 type Listener = (event: AgentRuntimeEvent) => unknown;
@@ -21,7 +22,8 @@ export class EventBus {
   ) {}
 
   subscribe(listener: Listener): () => void {
-    if (typeof listener !== "function") throw new TypeError("subscribe: listener must be a function");
+    if (typeof listener !== "function")
+      throw new AgentRuntimeError("invalid_input", "subscribe: listener must be a function");
     // Copy-on-write: an unsubscribe during delivery does not skip the next listener.
     this.listeners = [...this.listeners, listener];
     return () => {

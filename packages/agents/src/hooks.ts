@@ -1,4 +1,13 @@
-import { AGENT_RUN_REASONS, type AgentHooks, type AgentRunReason, type HookStop } from "@heddle/shared";
+import {
+  type AgentHooks,
+  type AgentRunReason,
+  type AgentRunStatus,
+  ConfigError,
+  type HookStop,
+  isRunReasonCode,
+  statusForReason,
+} from "@heddle/shared";
+import { HookError } from "./errors.js";
 
 type HookName = keyof AgentHooks;
 type HookFn<K extends HookName> = Extract<NonNullable<AgentHooks[K]>, (...args: any[]) => any>;
@@ -13,8 +22,11 @@ const HOOK_NAMES: HookName[] = [
   "afterModel",
   "beforeTool",
   "afterTool",
+  "afterTurn",
   "onEvent",
 ];
+
+const STATUSES: readonly AgentRunStatus[] = ["completed", "incomplete", "aborted", "failed"];
 
 /** Merges hook sets so that later ones add to earlier ones, never replace them. */
 export function buildHookTable(sets: Array<AgentHooks | undefined>, owner: (index: number) => string): HookTable {
@@ -28,7 +40,7 @@ export function buildHookTable(sets: Array<AgentHooks | undefined>, owner: (inde
       const list = Array.isArray(value) ? value : [value];
       for (const fn of list) {
         if (typeof fn !== "function")
-          throw new TypeError(`${owner(index)}: hook "${name}" must be a function or an array of functions`);
+          throw new ConfigError(`${owner(index)}: hook "${name}" must be a function or an array of functions`);
         (table[name] as unknown[]).push(fn);
       }
     }
@@ -39,16 +51,22 @@ export function buildHookTable(sets: Array<AgentHooks | undefined>, owner: (inde
 /** A stop asked for by a hook, resolved to the run's reason and status. */
 export interface StopRequest {
   reason: AgentRunReason;
+  status: AgentRunStatus;
   detail?: string;
 }
 
-/** A hook's `{stop, reason}` as a stop request: a reason code is carried through, other text gives `hook_stop`. */
+/**
+ * A hook's `{stop, reason, status?}` as a stop request: a reason that is a code (lowercase snake_case) is carried
+ * through as the result's reason, any other text gives `hook_stop` with the text as detail. The status is the
+ * hook's, else the built-in status of the code (`aborted` for codes the loop does not define).
+ */
 export function stopRequestFrom(result: HookStop, source: string): StopRequest {
   const reason = result.reason;
-  if (reason !== undefined && (AGENT_RUN_REASONS as readonly string[]).includes(reason)) {
-    return { reason: reason as AgentRunReason, detail: `stopped by ${source}` };
+  const status = STATUSES.includes(result.status as AgentRunStatus) ? result.status : undefined;
+  if (isRunReasonCode(reason)) {
+    return { reason, status: status ?? statusForReason(reason), detail: `stopped by ${source}` };
   }
-  return { reason: "hook_stop", detail: reason ?? `stopped by ${source}` };
+  return { reason: "hook_stop", status: status ?? "aborted", detail: reason ?? `stopped by ${source}` };
 }
 
 /** True when a hook's return value asks to stop. */
@@ -56,23 +74,18 @@ export function asksToStop(value: unknown): value is HookStop {
   return typeof value === "object" && value !== null && (value as HookStop).stop === true;
 }
 
-/** Thrown inside the runtime when a hook throws, so the run ends as failed with the hook named. */
-export class HookError extends Error {
-  override name = "HookError";
-  constructor(hook: string, cause: unknown) {
-    super(`hook ${hook} threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-  }
-}
-
 /** Calls each hook in order with the same context; a throw becomes a `HookError` naming the hook. */
 export async function callHooks<R>(name: string, hooks: Array<(ctx: any) => unknown>, ctx: unknown): Promise<R[]> {
   const results: R[] = [];
-  for (const hook of hooks) {
-    try {
-      results.push((await hook(ctx)) as R);
-    } catch (error) {
-      throw new HookError(name, error);
-    }
-  }
+  for (const hook of hooks) results.push(await callHook<R>(name, hook, ctx));
   return results;
+}
+
+/** Calls one hook; a throw becomes a `HookError` naming it. */
+export async function callHook<R>(name: string, hook: (ctx: any) => unknown, ctx: unknown): Promise<R> {
+  try {
+    return (await hook(ctx)) as R;
+  } catch (error) {
+    throw new HookError(name, error);
+  }
 }

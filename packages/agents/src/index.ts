@@ -4,7 +4,14 @@ export {
   AgentRuntimeAbortError,
   AgentRuntimeError,
   type AgentRuntimeErrorCode,
+  HookError,
   isAgentRuntimeAbortError,
 } from "./errors.js";
+export { MAX_PENDING_UPDATES_PER_CALL } from "./run-stream.js";
 export { allOf, anyOf, costExceeds, hasToolCall, stepCountIs, tokensExceed } from "./stop-conditions.js";
-export { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_PARALLEL_TOOLS } from "./validate-config.js";
+export {
+  DEFAULT_MAX_COMPLETION_REMINDERS,
+  DEFAULT_MAX_ITERATIONS,
+  DEFAULT_MAX_PARALLEL_TOOLS,
+  DEFAULT_PLUGIN_SETUP_TIMEOUT_MS,
+} from "./validate-config.js";

@@ -1,4 +1,4 @@
-import type { AgentModel, AgentRuntimeConfig } from "@heddle/shared";
+import { type AgentModel, type AgentRuntimeConfig, ConfigError } from "@heddle/shared";
 import { AgentRuntimeError } from "./errors.js";
 
 /**
@@ -24,8 +24,7 @@ export async function resolveProviderModel(config: AgentRuntimeConfig): Promise<
       ...(config.options !== undefined && { options: config.options }),
     });
   } catch (error) {
-    throw new AgentRuntimeError(
-      "invalid_config",
+    throw new ConfigError(
       `Cannot create a model for provider "${config.providerId}" and model "${config.modelId}": ${(error as Error)?.message ?? String(error)}`,
       { cause: error },
     );

@@ -19,14 +19,14 @@ describe("AgentRuntime limits and endings", () => {
   it("ends at maxIterations with a result, not an exception", async () => {
     const model = loopForever();
     const result = await new AgentRuntime({ model, tools: [echoTool()], maxIterations: 3 }).run("go");
-    expect(result).toMatchObject({ status: "completed", reason: "max_iterations", iterations: 3, toolCalls: 3 });
+    expect(result).toMatchObject({ status: "incomplete", reason: "max_iterations", iterations: 3, toolCalls: 3 });
     expect(model.requests).toHaveLength(3);
     expect(result.messages.at(-1)!.role).toBe("tool");
   });
 
   it("ends at maxBudgetUsd using the cost the model reported", async () => {
     const result = await new AgentRuntime({ model: loopForever(), tools: [echoTool()], maxBudgetUsd: 0.025 }).run("go");
-    expect(result).toMatchObject({ reason: "max_budget", iterations: 3 });
+    expect(result).toMatchObject({ status: "incomplete", reason: "max_budget", iterations: 3 });
     expect(result.usage.costUsd).toBeCloseTo(0.03);
     expect(result.usage).toMatchObject({ inputTokens: 300, outputTokens: 30 });
   });
@@ -157,7 +157,7 @@ describe("AgentRuntime limits and endings", () => {
   it("ends max_tokens when a response without tool calls is cut", async () => {
     const model = createScriptedModel([{ text: "a long ans", finishReason: "max-tokens" }]);
     const result = await new AgentRuntime({ model }).run("go");
-    expect(result).toMatchObject({ status: "completed", reason: "max_tokens", outputText: "a long ans" });
+    expect(result).toMatchObject({ status: "incomplete", reason: "max_tokens", outputText: "a long ans" });
   });
 
   it("turns gateway retry events into status notices", async () => {

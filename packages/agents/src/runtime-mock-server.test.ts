@@ -79,8 +79,8 @@ describe("AgentRuntime through the gateway and the real openai client", () => {
   it("rejects a provider the gateway does not know with a typed error naming it", async () => {
     const agent = new AgentRuntime({ providerId: "no-such-provider", modelId: "m" });
     await expect(agent.run("hi")).rejects.toMatchObject({
-      name: "AgentRuntimeError",
-      code: "invalid_config",
+      name: "ConfigError",
+      code: "config_invalid",
       message: expect.stringContaining('"no-such-provider"'),
     });
   });

@@ -1,4 +1,4 @@
-import { promptTokens, type StopCondition, type StopConditionContext } from "@heddle/shared";
+import { ConfigError, promptTokens, type StopCondition, type StopConditionContext } from "@heddle/shared";
 
 // A readable name ends up in `result.reasonDetail`, so a user sees which condition stopped the run.
 function named(name: string, condition: StopCondition): StopCondition {
@@ -8,7 +8,7 @@ function named(name: string, condition: StopCondition): StopCondition {
 
 function requireNumber(helper: string, value: number, min: number): void {
   if (typeof value !== "number" || Number.isNaN(value) || value < min) {
-    throw new TypeError(`${helper}: expected a number >= ${min}, got ${String(value)}`);
+    throw new ConfigError(`${helper}: expected a number >= ${min}, got ${String(value)}`);
   }
 }
 
@@ -20,7 +20,7 @@ export function stepCountIs(count: number): StopCondition {
 
 /** True when the last assistant message called the named tool. */
 export function hasToolCall(toolName: string): StopCondition {
-  if (typeof toolName !== "string" || toolName === "") throw new TypeError("hasToolCall: expected a tool name");
+  if (typeof toolName !== "string" || toolName === "") throw new ConfigError("hasToolCall: expected a tool name");
   return named(`hasToolCall(${toolName})`, (ctx) =>
     ctx.lastMessage.content.some((part) => part.type === "tool-call" && part.toolName === toolName),
   );

@@ -1,22 +1,27 @@
-import type { AgentTool, ToolCallPart, ToolPolicy, ToolResultPart } from "@heddle/shared";
+import type { AgentTool, ToolApprovalDecision, ToolCallPart, ToolPolicy, ToolResultPart } from "@heddle/shared";
 import { toolOutputText } from "@heddle/shared";
-import { asksToStop, callHooks, stopRequestFrom } from "./hooks.js";
-import type { RunExecution } from "./run.js";
+import { asksToStop, callHook, stopRequestFrom } from "./hooks.js";
+import type { RunContext } from "./run-context.js";
 import type { AssembledToolCall } from "./stream-assembler.js";
 import { executeTool, runBounded } from "./tool-execution.js";
 import { invalidJsonMessage, validateToolInput } from "./tool-input.js";
 import { notRunResult } from "./transcript.js";
 
-/** A call after preparation: either ready to run with its final input, or already answered with an error. */
-interface PreparedCall {
+/** A call going through preparation. Each stage may answer it (with an error result) or pass it on. */
+interface PendingCall {
   call: ToolCallPart;
+  parse: AssembledToolCall["parse"];
   tool?: AgentTool;
   input: unknown;
+  /** When set, the call is answered and does not run. */
   result?: ToolResultPart;
   /** The call never reached a tool or a hook decision (stop/abort), so `afterTool` hooks are not asked. */
   silent?: boolean;
   startedAt: number;
 }
+
+/** One preparation stage: it may change the call's tool or input, or answer it. */
+type Stage = (run: RunContext, pending: PendingCall) => void | Promise<void>;
 
 /** What the tool calls of one turn produced: results in call order, and a completion tool's output if one ran. */
 export interface ToolCallsOutcome {
@@ -35,14 +40,13 @@ export function policyFor(policies: { [name: string]: ToolPolicy } | undefined, 
 }
 
 /**
- * Prepares, runs and reports the calls of one assistant turn. Preparation (parse, validation, `beforeTool`,
- * policy, approval) is always sequential so approval prompts come one at a time; execution is sequential or
- * bounded-parallel, and results are returned in call order either way.
+ * Prepares, runs and reports the calls of one assistant turn. Preparation is always sequential so approval prompts
+ * come one at a time; execution is sequential or bounded-parallel, and results are returned in call order either way.
  */
-export async function runToolCalls(run: RunExecution, calls: AssembledToolCall[]): Promise<ToolCallsOutcome> {
+export async function runToolCalls(run: RunContext, calls: AssembledToolCall[]): Promise<ToolCallsOutcome> {
   const results: ToolResultPart[] = new Array(calls.length);
   let completion: string | undefined;
-  const finish = async (prepared: PreparedCall, index: number) => {
+  const finish = async (prepared: PendingCall, index: number) => {
     const result = await execute(run, prepared);
     results[index] = result;
     if (prepared.tool?.lifecycle?.completesRun && !result.isError && completion === undefined) {
@@ -50,7 +54,7 @@ export async function runToolCalls(run: RunExecution, calls: AssembledToolCall[]
     }
   };
   if (run.deps.config.toolExecution === "parallel") {
-    const prepared: PreparedCall[] = [];
+    const prepared: PendingCall[] = [];
     for (const call of calls) prepared.push(await prepare(run, call));
     await runBounded(prepared.length, run.deps.maxParallelTools, (index) => finish(prepared[index]!, index));
   } else {
@@ -59,129 +63,159 @@ export async function runToolCalls(run: RunExecution, calls: AssembledToolCall[]
   return { results, ...(completion !== undefined && { completion }) };
 }
 
-async function prepare(run: RunExecution, { part: call, parse }: AssembledToolCall): Promise<PreparedCall> {
-  const { config, tools, hooks } = run.deps;
-  const startedAt = Date.now();
-  run.toolCallCount++;
+/** The stages every call goes through, in order; the first that answers the call ends its preparation. */
+const STAGES: Stage[] = [gate, resolveTool, parse, validate, beforeTool, policy, approval];
+
+async function prepare(run: RunContext, { part: call, parse }: AssembledToolCall): Promise<PendingCall> {
+  run.countToolCalls(1);
   run.emit({ type: "tool-started", toolCall: call });
-  const answered = (result: ToolResultPart, tool?: AgentTool, silent = false): PreparedCall => ({
-    call,
-    input: call.input,
-    result,
-    startedAt,
-    silent,
-    ...(tool && { tool }),
-  });
-  if (run.signal.aborted) return answered(notRunResult(call, "the run was aborted."), undefined, true);
-  if (run.stop)
-    return answered(
-      notRunResult(call, `the run was stopped (${run.stop.detail ?? run.stop.reason}).`),
-      undefined,
-      true,
-    );
-
-  const tool = tools.get(call.toolName);
-  if (!tool || run.deps.disabledTools.has(call.toolName)) {
-    if (tool) {
-      run.permissionDenials.push({
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        input: call.input,
-        reason: "disabled by policy",
-      });
-      return answered(errorResult(call, `Tool "${call.toolName}" is disabled by policy and cannot be called.`), tool);
-    }
-    const available = run.deps.toolDefinitions.map((t) => t.name).join(", ") || "(none)";
-    return answered(
-      errorResult(
-        call,
-        `Unknown tool "${call.toolName}". Available tools: ${available}. Call one of these by its exact name.`,
-      ),
-    );
+  const pending: PendingCall = { call, parse, input: call.input, startedAt: Date.now() };
+  for (const stage of STAGES) {
+    await stage(run, pending);
+    if (pending.result) return pending;
   }
-  if (!parse.ok) return answered(errorResult(call, invalidJsonMessage(call.toolName, parse)), tool);
-  const first = validateToolInput(tool, parse.value);
-  if (!first.ok) return answered(errorResult(call, first.error), tool);
-  let input = first.value;
-  let rewritten = false;
+  // The tool's duration counts from here: the wait for hooks and for a person's approval is not the tool's.
+  pending.startedAt = Date.now();
+  return pending;
+}
 
-  for (const hook of hooks.beforeTool) {
-    const [value] = await callHooks<any>("beforeTool", [hook], { ...run.hookBase(), toolCall: call, tool, input });
+/** An aborted or stopped run runs no more calls; they get results saying so. */
+function gate(run: RunContext, pending: PendingCall): void {
+  if (run.signal.aborted) {
+    pending.result = notRunResult(pending.call, "the run was aborted.");
+    pending.silent = true;
+  } else if (run.stop) {
+    pending.result = notRunResult(pending.call, `the run was stopped (${run.stop.detail ?? run.stop.reason}).`);
+    pending.silent = true;
+  }
+}
+
+/** An unknown tool is an error the model can fix; a disabled one is a denial. */
+function resolveTool(run: RunContext, pending: PendingCall): void {
+  const { call } = pending;
+  const tool = run.deps.tools.get(call.toolName);
+  if (!tool) {
+    const available = run.deps.toolDefinitions.map((t) => t.name).join(", ") || "(none)";
+    pending.result = errorResult(
+      call,
+      `Unknown tool "${call.toolName}". Available tools: ${available}. Call one of these by its exact name.`,
+    );
+    return;
+  }
+  pending.tool = tool;
+  if (run.deps.disabledTools.has(call.toolName)) {
+    deny(run, pending, "disabled by policy");
+    pending.result = errorResult(call, `Tool "${call.toolName}" is disabled by policy and cannot be called.`);
+  }
+}
+
+function parse(_run: RunContext, pending: PendingCall): void {
+  if (!pending.parse.ok)
+    pending.result = errorResult(pending.call, invalidJsonMessage(pending.call.toolName, pending.parse));
+  else pending.input = pending.parse.value;
+}
+
+function validate(_run: RunContext, pending: PendingCall, note = ""): void {
+  const checked = validateToolInput(pending.tool!, pending.input);
+  if (checked.ok) pending.input = checked.value;
+  else pending.result = errorResult(pending.call, note ? `${checked.error}\n${note}` : checked.error);
+}
+
+/** `beforeTool` hooks, in order: each may stop, skip, rewrite the input (validated again) or add context. */
+async function beforeTool(run: RunContext, pending: PendingCall): Promise<void> {
+  const { call } = pending;
+  let rewritten = false;
+  for (const hook of run.deps.hooks.beforeTool) {
+    const value = await callHook<any>("beforeTool", hook, {
+      ...run.hookBase(),
+      toolCall: call,
+      tool: pending.tool,
+      input: pending.input,
+    });
     if (!value) continue;
     run.context.add(value.appendContext);
     if (asksToStop(value)) {
       run.requestStop(stopRequestFrom(value, "beforeTool"));
-      return answered(notRunResult(call, `a hook stopped the run (${value.reason ?? "no reason given"}).`), tool);
+      pending.result = notRunResult(call, `a hook stopped the run (${value.reason ?? "no reason given"}).`);
+      return;
     }
     if (value.skip === true) {
-      return answered(errorResult(call, value.reason ?? `A hook skipped this call to "${call.toolName}".`), tool);
+      pending.result = errorResult(call, value.reason ?? `A hook skipped this call to "${call.toolName}".`);
+      return;
     }
     if (value.input !== undefined) {
-      input = value.input;
+      pending.input = value.input;
       rewritten = true;
     }
   }
-  if (rewritten) {
-    const again = validateToolInput(tool, input);
-    if (!again.ok) return answered(errorResult(call, `${again.error}\n(The input was rewritten by a hook.)`), tool);
-    input = again.value;
-  }
-
-  const policy = policyFor(config.toolPolicies, call.toolName);
-  const autoApprove = policy.autoApprove ?? tool.readOnly === true;
-  // A policy that explicitly asks for approval never runs silently: with no one to ask, the call is denied.
-  if (!config.requestToolApproval && policy.autoApprove === false) {
-    const reason = "this tool needs approval and no approver is configured";
-    run.permissionDenials.push({ toolCallId: call.toolCallId, toolName: call.toolName, input, reason });
-    return answered(
-      errorResult(call, `Permission to run "${call.toolName}" was not granted: ${reason}. Choose another approach.`),
-      tool,
-    );
-  }
-  if (config.requestToolApproval && !autoApprove) {
-    let decision: { approved: boolean; reason?: string; updatedInput?: unknown };
-    try {
-      decision = await config.requestToolApproval({
-        toolCall: { toolCallId: call.toolCallId, toolName: call.toolName, input },
-        tool,
-        input,
-      });
-    } catch (error) {
-      decision = {
-        approved: false,
-        reason: `the approval request failed: ${(error as Error)?.message ?? String(error)}`,
-      };
-    }
-    if (run.signal.aborted) return answered(notRunResult(call, "the run was aborted."), tool, true);
-    if (!decision?.approved) {
-      const reason = decision?.reason;
-      run.permissionDenials.push({
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        input,
-        ...(reason !== undefined && { reason }),
-      });
-      const because = reason ? `: ${reason}` : ".";
-      return answered(
-        errorResult(
-          call,
-          `The user denied permission to run "${call.toolName}"${because} Do not repeat this call; choose another approach or ask the user.`,
-        ),
-        tool,
-      );
-    }
-    if (decision.updatedInput !== undefined) {
-      const updated = validateToolInput(tool, decision.updatedInput);
-      if (!updated.ok)
-        return answered(errorResult(call, `${updated.error}\n(The input was changed at approval.)`), tool);
-      input = updated.value;
-    }
-  }
-  // The tool's duration counts from here: the wait for hooks and for a person's approval is not the tool's.
-  return { call, tool, input, startedAt: Date.now() };
+  if (rewritten) validate(run, pending, "(The input was rewritten by a hook.)");
 }
 
-async function execute(run: RunExecution, prepared: PreparedCall): Promise<ToolResultPart> {
+/** A policy that explicitly asks for approval never runs silently: with no one to ask, the call is denied. */
+function policy(run: RunContext, pending: PendingCall): void {
+  const { config } = run.deps;
+  if (config.requestToolApproval || policyFor(config.toolPolicies, pending.call.toolName).autoApprove !== false) return;
+  const reason = "this tool needs approval and no approver is configured";
+  deny(run, pending, reason);
+  pending.result = errorResult(
+    pending.call,
+    `Permission to run "${pending.call.toolName}" was not granted: ${reason}. Choose another approach.`,
+  );
+}
+
+/**
+ * Asks the host's approver about every call that is not auto-approved (by policy, or by being read-only). Heddle
+ * asks whenever an approver exists and the tool is not read-only: safer than asking only for some tool kinds.
+ */
+async function approval(run: RunContext, pending: PendingCall): Promise<void> {
+  const { config } = run.deps;
+  const { call, tool } = pending;
+  const autoApprove = policyFor(config.toolPolicies, call.toolName).autoApprove ?? tool!.readOnly === true;
+  if (!config.requestToolApproval || autoApprove) return;
+  let decision: ToolApprovalDecision;
+  try {
+    decision = await config.requestToolApproval({
+      toolCall: { toolCallId: call.toolCallId, toolName: call.toolName, input: pending.input },
+      tool: tool!,
+      input: pending.input,
+    });
+  } catch (error) {
+    decision = {
+      approved: false,
+      reason: `the approval request failed: ${(error as Error)?.message ?? String(error)}`,
+    };
+  }
+  if (run.signal.aborted) {
+    pending.result = notRunResult(call, "the run was aborted.");
+    pending.silent = true;
+    return;
+  }
+  if (!decision?.approved) {
+    const reason = decision?.reason;
+    deny(run, pending, reason);
+    const because = reason ? `: ${reason}` : ".";
+    pending.result = errorResult(
+      call,
+      `The user denied permission to run "${call.toolName}"${because} Do not repeat this call; choose another approach or ask the user.`,
+    );
+    return;
+  }
+  if (decision.updatedInput !== undefined) {
+    pending.input = decision.updatedInput;
+    validate(run, pending, "(The input was changed at approval.)");
+  }
+}
+
+function deny(run: RunContext, pending: PendingCall, reason: string | undefined): void {
+  run.permissionDenials.push({
+    toolCallId: pending.call.toolCallId,
+    toolName: pending.call.toolName,
+    input: pending.input,
+    ...(reason !== undefined && { reason }),
+  });
+}
+
+async function execute(run: RunContext, prepared: PendingCall): Promise<ToolResultPart> {
   const { call, tool } = prepared;
   let result = prepared.result;
   if (!result && tool) {
@@ -203,7 +237,7 @@ async function execute(run: RunExecution, prepared: PreparedCall): Promise<ToolR
   result ??= notRunResult(call, "no tool.");
   if (!prepared.silent && !run.signal.aborted) {
     for (const hook of run.deps.hooks.afterTool) {
-      const [value] = await callHooks<any>("afterTool", [hook], {
+      const value = await callHook<any>("afterTool", hook, {
         ...run.hookBase(),
         toolCall: call,
         tool,

@@ -20,14 +20,15 @@ export class ToolDefinitionError extends Error {
   override name = "ToolDefinitionError";
 }
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+/** What a tool name may be: 1-64 letters, digits, "_" or "-" (every vendor accepts these). */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
  * A tool whose input is checked by a zod schema before `execute` runs. The model sees the JSON Schema from
  * `z.toJSONSchema`; when its input fails the check, it gets the zod error as readable text instead.
  */
 export function createTool<S extends z.ZodType, O>(options: CreateToolOptions<S, O>): AgentTool<z.output<S>, O> {
-  if (!TOOL_NAME.test(options.name)) {
+  if (!TOOL_NAME_PATTERN.test(options.name)) {
     throw new ToolDefinitionError(
       `Tool name ${JSON.stringify(options.name)} is invalid: use 1-64 letters, digits, "_" or "-" (every vendor accepts these).`,
     );

@@ -2,6 +2,7 @@ export {
   type CreateToolOptions,
   createTool,
   formatZodError,
+  TOOL_NAME_PATTERN,
   ToolDefinitionError,
   zodToJsonSchema,
 } from "./create-tool.js";

@@ -116,6 +116,8 @@ describe("Compactor", () => {
     return { compactor, saved, events };
   }
   const turn = (messages: AgentMessage[], overflowRecovery = false): PrepareTurnContext => ({
+    agentId: "agent-1",
+    tools: [],
     iteration: 1,
     messages,
     overflowRecovery,

@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createAgent } from "@heddle/agents";
 import { createScriptedModel } from "@heddle/llms/testing";
+import type { PluginSetupResult } from "@heddle/shared";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "../tools/test-utils.js";
 import { loadPlugins } from "./load-plugins.js";
@@ -35,7 +36,7 @@ describe("loadPlugins", () => {
     const result = await loadPlugins(["a.mjs", "b.mjs"], { baseDir: dir, metadata: { root: "/ws" } });
     expect(result.failures).toEqual([]);
     expect(result.plugins.map((plugin) => plugin.name)).toEqual(["alpha", "beta"]);
-    const setup = (await result.plugins[0]!.setup({ agentId: "x", metadata: {} })) as { seen?: string };
+    const setup = (await result.plugins[0]!.setup!({ agentId: "x", metadata: {} })) as { seen?: string };
     expect(setup.seen).toBe("/ws");
   });
 
@@ -70,7 +71,9 @@ describe("loadPlugins", () => {
       { lint: "two_x__lint" },
     ]);
     const tools = await Promise.all(
-      result.plugins.map(async (plugin) => (await plugin.setup({ agentId: "a", metadata: {} })).tools!),
+      result.plugins.map(
+        async (plugin) => ((await plugin.setup!({ agentId: "a", metadata: {} })) as PluginSetupResult).tools!,
+      ),
     );
     expect(tools.flat().map((t) => t.name)).toEqual(["one__search", "lint", "two_x__lint"]);
   });

@@ -77,7 +77,7 @@ export async function loadPlugins(paths: readonly string[], ctx: LoadPluginsCont
     const plugin = candidate as AgentPlugin;
     let setup: PluginSetupResult;
     try {
-      setup = (await plugin.setup(setupContext)) ?? {};
+      setup = (await plugin.setup?.(setupContext)) ?? {};
     } catch (error) {
       fail("setup", error, plugin.name);
       continue;

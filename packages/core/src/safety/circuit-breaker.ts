@@ -1,5 +1,5 @@
 import { isContextMessage } from "@heddle/agents";
-import type { AgentHooks, AgentMessage, ModelError } from "@heddle/shared";
+import type { AgentHooks, AgentMessage, ModelError, ToolResultPart } from "@heddle/shared";
 
 /** Why a turn counted as a failure. */
 export type TurnFailureKind = "tools_failed" | "invalid_tool_calls" | "model_error";
@@ -34,9 +34,22 @@ export interface CircuitBreakerSignal {
 }
 
 /**
- * How the turn that ended just before this request went, judged from the request itself: the last assistant
- * message's tool calls and the results after it. `validCallIds` are the calls that passed parsing and
- * validation (they reached `beforeTool`); when none did, every call was invalid.
+ * How one assistant turn went, from its tool results: any success is a success; otherwise the turn failed, with
+ * invalid calls when none of its calls passed parsing and validation (`validCallIds` are the calls that reached
+ * `beforeTool`). A turn without tool calls is not judged.
+ */
+export function judgeTurn(
+  results: readonly ToolResultPart[],
+  validCallIds: ReadonlySet<string>,
+): TurnFailureKind | "success" | undefined {
+  if (results.length === 0) return undefined;
+  if (results.some((r) => !r.isError)) return "success";
+  return results.some((r) => validCallIds.has(r.toolCallId)) ? "tools_failed" : "invalid_tool_calls";
+}
+
+/**
+ * How the last assistant turn of a message list went (its tool calls and the results after them).
+ * @deprecated The breaker judges each turn in `afterTurn` with `judgeTurn`; kept for callers of 0.x.
  */
 export function judgeLastTurn(
   messages: readonly AgentMessage[],
@@ -45,19 +58,18 @@ export function judgeLastTurn(
   let index = messages.length - 1;
   while (index >= 0 && messages[index]!.role !== "assistant") index--;
   if (index < 0) return undefined;
-  const calls = messages[index]!.content.flatMap((part) => (part.type === "tool-call" ? [part.toolCallId] : []));
-  if (calls.length === 0) return undefined;
+  if (!messages[index]!.content.some((part) => part.type === "tool-call")) return undefined;
   const results = messages
     .slice(index + 1)
     .filter((m) => m.role === "tool" && !isContextMessage(m))
-    .flatMap((m) => m.content.filter((part) => part.type === "tool-result"));
-  if (results.some((r) => !r.isError)) return "success";
-  return calls.some((id) => validCallIds.has(id)) ? "tools_failed" : "invalid_tool_calls";
+    .flatMap((m) => m.content.filter((part): part is ToolResultPart => part.type === "tool-result"));
+  return judgeTurn(results, validCallIds);
 }
 
 /**
  * The failure circuit breaker as `AgentHooks`. A turn fails when tools ran and none succeeded (all of them
- * invalid counts too) or the model call failed; any success resets the count. Create one per `send`.
+ * invalid counts too) or the model call failed; any success resets the count. Each turn is judged in `afterTurn`,
+ * once its tools ran. Create one per `send`.
  */
 export function createCircuitBreakerHooks(
   options: CircuitBreakerOptions = {},
@@ -67,8 +79,6 @@ export function createCircuitBreakerHooks(
   if (!Number.isInteger(limit) || limit < 1)
     throw new RangeError(`circuitBreaker.limit must be a positive integer (got ${options.limit})`);
   let kinds: TurnFailureKind[] = [];
-  let judgedIteration = -1;
-  let modelCalls = 0;
   let pendingGuidance: string | undefined;
   const validCallIds = new Set<string>();
 
@@ -93,24 +103,25 @@ export function createCircuitBreakerHooks(
     if (outcome === "success") kinds = [];
     else if (outcome) kinds.push(outcome);
   };
-  const STOP = { stop: true, reason: "circuit_breaker" } as const;
+  // The run's result stays `aborted` / `circuit_breaker`: the loop knows nothing of the breaker's code.
+  const STOP = { stop: true, reason: "circuit_breaker", status: "aborted" } as const;
+  const takeGuidance = () => {
+    const appendContext = pendingGuidance;
+    pendingGuidance = undefined;
+    return appendContext === undefined ? undefined : { appendContext };
+  };
 
   return {
     beforeTool: (ctx) => {
       validCallIds.add(ctx.toolCall.toolCallId);
     },
-    beforeModel: async (ctx) => {
-      // The first request of a send follows the user's new message: earlier turns belong to the previous send.
-      if (modelCalls++ > 0 && judgedIteration !== ctx.iteration) {
-        judgedIteration = ctx.iteration;
-        record(judgeLastTurn(ctx.request.messages, validCallIds));
-        if (kinds.length >= limit && (await trip(ctx.iteration))) return STOP;
-      }
-      if (pendingGuidance === undefined) return;
-      const appendContext = pendingGuidance;
-      pendingGuidance = undefined;
-      return { appendContext };
+    afterTurn: async (ctx) => {
+      record(judgeTurn(ctx.results, validCallIds));
+      if (kinds.length >= limit && (await trip(ctx.iteration))) return STOP;
+      return takeGuidance();
     },
+    // Guidance given after a model error reaches the request that retries.
+    beforeModel: () => takeGuidance(),
     afterModel: async (ctx) => {
       if (ctx.finishReason !== "error" || ctx.error?.kind === "aborted") return;
       record("model_error");

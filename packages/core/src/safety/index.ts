@@ -5,6 +5,7 @@ export {
   type CircuitBreakerSignal,
   createCircuitBreakerHooks,
   judgeLastTurn,
+  judgeTurn,
   type TurnFailureKind,
 } from "./circuit-breaker.js";
 export {

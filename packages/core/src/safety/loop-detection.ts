@@ -66,7 +66,10 @@ export function createLoopDetectionHooks(
 
   const signal = (s: LoopSignal): BeforeToolResult => {
     onSignal?.(s);
-    return s.action === "stop" ? { stop: true, reason: "loop_detected" } : { appendContext: s.message };
+    // The run's result stays `aborted` / `loop_detected`: the loop knows nothing of this code.
+    return s.action === "stop"
+      ? { stop: true, reason: "loop_detected", status: "aborted" }
+      : { appendContext: s.message };
   };
 
   return {

@@ -8,7 +8,7 @@ import {
   userMessage,
 } from "@heddle/shared";
 import { describe, expect, it } from "vitest";
-import { createCircuitBreakerHooks, judgeLastTurn } from "./circuit-breaker.js";
+import { createCircuitBreakerHooks, judgeLastTurn, judgeTurn } from "./circuit-breaker.js";
 import { createLoopDetectionHooks, type LoopSignal } from "./loop-detection.js";
 
 const base = { agentId: "a", runId: "r", iteration: 1, signal: new AbortController().signal };
@@ -29,7 +29,11 @@ describe("loop detection hooks", () => {
       appendContext: expect.stringContaining('"read" 3 times in a row'),
     });
     expect(await callTool(hooks, "read", { path: "a", limit: 1 })).toMatchObject({ appendContext: expect.any(String) });
-    expect(await callTool(hooks, "read", { path: "a", limit: 1 })).toEqual({ stop: true, reason: "loop_detected" });
+    expect(await callTool(hooks, "read", { path: "a", limit: 1 })).toEqual({
+      stop: true,
+      reason: "loop_detected",
+      status: "aborted",
+    });
     expect(signals.map((s) => `${s.kind}:${s.action}:${s.count}`)).toEqual([
       "repeat:warn:3",
       "repeat:warn:4",
@@ -52,7 +56,7 @@ describe("loop detection hooks", () => {
     for (const name of ["a", "b", "a", "b", "a", "b"]) results.push(await callTool(hooks, name, { x: 1 }));
     expect(results.slice(0, 3)).toEqual([undefined, undefined, undefined]);
     expect(results[3]).toMatchObject({ appendContext: expect.stringContaining("a → b") });
-    expect(results[5]).toEqual({ stop: true, reason: "loop_detected" });
+    expect(results[5]).toEqual({ stop: true, reason: "loop_detected", status: "aborted" });
     expect(signals.at(-1)).toMatchObject({ kind: "cycle", action: "stop", cycle: ["a", "b"], count: 3 });
   });
 
@@ -84,37 +88,42 @@ function failedTurn(id: string): AgentMessage[] {
 }
 
 describe("circuit breaker hooks", () => {
-  it("judges a turn from the request: success, failed tools, invalid calls, no tools", () => {
+  it("judges a turn from its results: success, failed tools, invalid calls, no tools", () => {
     const valid = new Set(["c1"]);
-    expect(judgeLastTurn([assistantMessage([call("c1")]), toolResultMessage([result("c1", false)])], valid)).toBe(
-      "success",
-    );
-    expect(judgeLastTurn(failedTurn("c1"), valid)).toBe("tools_failed");
-    expect(judgeLastTurn(failedTurn("c2"), valid)).toBe("invalid_tool_calls");
-    expect(judgeLastTurn([userMessage("hi"), assistantMessage("done")], valid)).toBeUndefined();
+    expect(judgeTurn([result("c1", true), result("c2", false)], valid)).toBe("success");
+    expect(judgeTurn([result("c1", true)], valid)).toBe("tools_failed");
+    expect(judgeTurn([result("c2", true)], valid)).toBe("invalid_tool_calls");
+    expect(judgeTurn([], valid)).toBeUndefined();
+    // The deprecated form reads the same from a message list, skipping context messages.
     const context = userMessage("<system-reminder>x</system-reminder>", { metadata: { heddle: { kind: "context" } } });
     expect(judgeLastTurn([...failedTurn("c1"), context], valid)).toBe("tools_failed");
+    expect(judgeLastTurn([userMessage("hi"), assistantMessage("done")], valid)).toBeUndefined();
   });
 
-  it("stops at the limit of failed turns in a row, and a success resets the count", async () => {
+  it("stops at the limit of failed turns in a row (judged in afterTurn), and a success resets the count", async () => {
     const hooks = createCircuitBreakerHooks({ limit: 3 });
-    const messages: AgentMessage[] = [userMessage("go")];
-    const beforeModel = one(hooks.beforeModel);
-    const turn = (iteration: number) =>
-      beforeModel({ ...base, iteration, request: { messages: [...messages], tools: [] } } as BeforeModelContext);
-    expect(await turn(1)).toBeUndefined();
-    messages.push(...failedTurn("a"));
-    expect(await turn(2)).toBeUndefined();
-    messages.push(...failedTurn("b"));
-    expect(await turn(3)).toBeUndefined();
-    messages.push(assistantMessage([call("ok")]), toolResultMessage([result("ok", false)]));
-    expect(await turn(4)).toBeUndefined();
-    for (const [i, id] of ["c", "d"].entries()) {
-      messages.push(...failedTurn(id));
-      expect(await turn(5 + i)).toBeUndefined();
-    }
-    messages.push(...failedTurn("e"));
-    expect(await turn(7)).toEqual({ stop: true, reason: "circuit_breaker" });
+    const afterTurn = one(hooks.afterTurn);
+    const turn = (iteration: number, ...results: ReturnType<typeof result>[]) =>
+      afterTurn({ ...base, iteration, message: assistantMessage(results.map((r) => call(r.toolCallId))), results });
+    expect(await turn(1, result("a", true))).toBeUndefined();
+    expect(await turn(2, result("b", true))).toBeUndefined();
+    expect(await turn(3, result("ok", false))).toBeUndefined();
+    expect(await turn(4)).toBeUndefined(); // a turn without tools is not judged
+    expect(await turn(5, result("c", true))).toBeUndefined();
+    expect(await turn(6, result("d", true))).toBeUndefined();
+    expect(await turn(7, result("e", true))).toEqual({ stop: true, reason: "circuit_breaker", status: "aborted" });
+  });
+
+  it("a continue decision after failed turns carries its guidance into the next request", async () => {
+    const hooks = createCircuitBreakerHooks({
+      limit: 2,
+      onLimitReached: () => ({ action: "continue", guidance: "Check the path first." }),
+    });
+    const afterTurn = one(hooks.afterTurn);
+    const turn = (id: string) =>
+      afterTurn({ ...base, message: assistantMessage([call(id)]), results: [result(id, true)] });
+    expect(await turn("a")).toBeUndefined();
+    expect(await turn("b")).toEqual({ appendContext: expect.stringContaining("Check the path first.") });
   });
 
   it("counts model errors, and a continue decision carries its guidance into the next request", async () => {

@@ -1,8 +1,9 @@
 /** Run configuration: part of Heddle's public contract (see `index.ts`). */
 
+import type { Logger } from "../errors.js";
 import type { AgentHooks } from "./hooks.js";
 import type { AgentMessage, AgentUsage, ContentPart } from "./messages.js";
-import type { AgentModel, ModelCallOptions, ModelInfo } from "./model.js";
+import type { AgentModel, ModelCallOptions, ModelInfo, ToolDefinition } from "./model.js";
 import type { AgentPlugin } from "./plugins.js";
 import type { AgentTool, ToolApprovalDecision, ToolApprovalRequest, ToolPolicy } from "./tools.js";
 
@@ -21,7 +22,12 @@ export type StopCondition = (ctx: StopConditionContext) => boolean | Promise<boo
 
 /** What `prepareTurn` sees. */
 export interface PrepareTurnContext {
+  agentId: string;
+  conversationId?: string;
+  parentAgentId?: string;
   iteration: number;
+  /** The tools offered to the model this turn. */
+  tools: readonly ToolDefinition[];
   messages: readonly AgentMessage[];
   systemPrompt?: string;
   modelInfo?: ModelInfo;
@@ -41,6 +47,20 @@ export interface CompletionPolicy {
   requireCompletionTool: boolean;
   /** Text of the one reminder sent when the model stops without calling it. */
   reminder?: string;
+}
+
+/** What `completionGuard` sees when the run would end because the model stopped. */
+export interface CompletionGuardContext {
+  agentId: string;
+  runId: string;
+  iteration: number;
+  /** The whole transcript, read-only. */
+  messages: readonly AgentMessage[];
+  /** The assistant message that ended without tool calls. */
+  lastMessage: AgentMessage;
+  /** Reminders this guard already sent in this run. */
+  reminders: number;
+  signal: AbortSignal;
 }
 
 /** The model to run: an `AgentModel`, or a provider and model id resolved by `@heddle/llms`. */
@@ -73,6 +93,17 @@ export interface AgentRuntimeConfig extends Partial<ProviderModelConfig> {
   toolPolicies?: { [toolName: string]: ToolPolicy };
   requestToolApproval?(request: ToolApprovalRequest): ToolApprovalDecision | Promise<ToolApprovalDecision>;
   completionPolicy?: CompletionPolicy;
+  /**
+   * Called when the run would end because the model stopped (no tool calls). Text it returns is sent to the model
+   * as a reminder and the run goes on, at most `maxCompletionReminders` times per run (default 3); nothing ends it.
+   */
+  completionGuard?(ctx: CompletionGuardContext): string | undefined | void | Promise<string | undefined | void>;
+  /** How many reminders `completionGuard` may send per run (default 3). */
+  maxCompletionReminders?: number;
+  /** How long a plugin's `setup` may take before the run fails (default 10 000 ms). `abort()` always wins. */
+  pluginSetupTimeoutMs?: number;
+  /** Where the runtime reports what it cannot put in a result or event (listener and hook failures). */
+  logger?: Logger;
   prepareTurn?(ctx: PrepareTurnContext): PrepareTurnResult | void | Promise<PrepareTurnResult | void>;
   /** Polled between turns; a returned message is injected before the next model call. */
   consumePendingUserMessage?(): string | AgentMessage | undefined | Promise<string | AgentMessage | undefined>;

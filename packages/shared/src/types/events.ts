@@ -7,6 +7,10 @@ export interface AgentEventBase {
   agentId: string;
   runId: string;
   iteration: number;
+  /** The agent that started this one (a sub-agent's parent), when the config names it. */
+  parentAgentId?: string;
+  /** The agent's role in a team, when the config names it. */
+  agentRole?: string;
 }
 
 /** Everything the loop reports. No event carries a copy of the history; `snapshot()` gives it on demand. */
@@ -33,6 +37,10 @@ export type AgentRuntimeEventType = AgentRuntimeEvent["type"];
 /** The full state of an agent, on demand. */
 export interface AgentSnapshot {
   agentId: string;
+  parentAgentId?: string;
+  agentRole?: string;
+  conversationId?: string;
+  sessionId?: string;
   runId?: string;
   running: boolean;
   iteration: number;

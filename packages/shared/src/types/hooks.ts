@@ -2,14 +2,19 @@
 
 import type { AgentRuntimeEvent } from "./events.js";
 import type { AgentMessage, FinishReason, ToolCallPart, ToolResultPart } from "./messages.js";
-import type { AgentModelRequest, ModelError } from "./model.js";
-import type { AgentRunResult } from "./results.js";
+import type { AgentModelRequest, ModelCallOptions, ModelError, ToolDefinition } from "./model.js";
+import type { AgentRunResult, AgentRunStatus } from "./results.js";
 import type { AgentTool } from "./tools.js";
 
-/** A hook may end the run. A `reason` that is a run reason code is carried through; other text gives `hook_stop`. */
+/**
+ * A hook may end the run. A `reason` that is a code (lowercase snake_case, `RUN_REASON_CODE`) becomes the result's
+ * `reason`; any other text gives `hook_stop` with the text as `reasonDetail`. `status` defaults to `"aborted"` for
+ * codes the loop does not define (and to the built-in status for the loop's own codes).
+ */
 export interface HookStop {
   stop?: boolean;
   reason?: string;
+  status?: AgentRunStatus;
 }
 
 /** Text a hook adds to the next model request, as one delimited user message. */
@@ -25,6 +30,8 @@ export interface HookContextBase {
   signal: AbortSignal;
   sessionId?: string;
   conversationId?: string;
+  parentAgentId?: string;
+  agentRole?: string;
 }
 
 export interface BeforeRunContext extends HookContextBase {
@@ -35,6 +42,13 @@ export interface AfterRunContext extends HookContextBase {
 }
 export interface BeforeModelContext extends HookContextBase {
   request: AgentModelRequest;
+}
+/** What `beforeModel` may return: a stop, context to add, and replacements for this request's fields. */
+export interface BeforeModelResult extends HookStop, HookAppendContext {
+  messages?: AgentMessage[];
+  tools?: ToolDefinition[];
+  options?: ModelCallOptions;
+  systemPrompt?: string;
 }
 export interface AfterModelContext extends HookContextBase {
   message: AgentMessage;
@@ -52,6 +66,12 @@ export interface AfterToolContext extends HookContextBase {
   tool?: AgentTool;
   input: unknown;
   result: ToolResultPart;
+}
+
+/** After an assistant turn: its message and the results of its tool calls (empty when it called none). */
+export interface AfterTurnContext extends HookContextBase {
+  message: AgentMessage;
+  results: readonly ToolResultPart[];
 }
 
 /** `beforeTool` may rewrite the input, skip the call (the reason is its error result), stop, or add context. */
@@ -72,10 +92,13 @@ type MaybePromise<T> = T | Promise<T>;
 export interface AgentHooks {
   beforeRun?: HookList<(ctx: BeforeRunContext) => MaybePromise<HookStop | void>>;
   afterRun?: HookList<(ctx: AfterRunContext) => MaybePromise<void>>;
-  beforeModel?: HookList<(ctx: BeforeModelContext) => MaybePromise<(HookStop & HookAppendContext) | void>>;
+  /** Each hook sees the request as the earlier ones left it; what it returns replaces those request fields. */
+  beforeModel?: HookList<(ctx: BeforeModelContext) => MaybePromise<BeforeModelResult | void>>;
   afterModel?: HookList<(ctx: AfterModelContext) => MaybePromise<HookStop | void>>;
   beforeTool?: HookList<(ctx: BeforeToolContext) => MaybePromise<BeforeToolResult | void>>;
   afterTool?: HookList<(ctx: AfterToolContext) => MaybePromise<AfterToolResult | void>>;
+  /** After each assistant turn, once its tools ran; may stop the run or add context to the next request. */
+  afterTurn?: HookList<(ctx: AfterTurnContext) => MaybePromise<(HookStop & HookAppendContext) | void>>;
   /** Called for every event, not awaited on deltas: a slow listener never stalls the stream. */
   onEvent?: HookList<(event: AgentRuntimeEvent) => MaybePromise<HookStop | void>>;
 }

@@ -6,6 +6,8 @@ import type { AgentTool } from "./tools.js";
 /** What a plugin's `setup` receives. */
 export interface PluginSetupContext {
   agentId: string;
+  parentAgentId?: string;
+  agentRole?: string;
   sessionId?: string;
   conversationId?: string;
   /** Host-provided values (a workspace root, a logger, ...). */
@@ -18,8 +20,15 @@ export interface PluginSetupResult {
   hooks?: AgentHooks;
 }
 
-/** A plugin: set up once, lazily, before the first run. */
+/**
+ * A plugin: set up once, lazily, before the first run. `setup` is optional (a plugin may only carry `tools` and
+ * `hooks`); a setup that does not settle within the agent's `pluginSetupTimeoutMs` fails the run.
+ */
 export interface AgentPlugin {
   name: string;
-  setup(ctx: PluginSetupContext): PluginSetupResult | Promise<PluginSetupResult>;
+  setup?(ctx: PluginSetupContext): PluginSetupResult | void | Promise<PluginSetupResult | void>;
+  /** Tools contributed without a setup step (added before what `setup` returns). */
+  tools?: AgentTool[];
+  /** Hooks contributed without a setup step (added before what `setup` returns). */
+  hooks?: AgentHooks;
 }

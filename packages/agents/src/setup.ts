@@ -1,0 +1,127 @@
+import {
+  type AgentHooks,
+  type AgentPlugin,
+  type AgentRuntimeConfig,
+  type AgentTool,
+  ConfigError,
+  type PluginSetupContext,
+  type PluginSetupResult,
+  type ToolDefinition,
+} from "@heddle/shared";
+import { AgentRuntimeError } from "./errors.js";
+import { buildHookTable, type HookTable } from "./hooks.js";
+import { policyFor } from "./tool-calls.js";
+import { assertUniqueToolNames, validateTool } from "./validate-config.js";
+
+/** What plugin setup produced: every tool and every hook, merged once. */
+export interface Setup {
+  tools: Map<string, AgentTool>;
+  toolDefinitions: ToolDefinition[];
+  disabledTools: Set<string>;
+  hooks: HookTable;
+}
+
+/** An empty setup: what a run aborted before its plugins were ready runs with. */
+export function emptySetup(): Setup {
+  return { tools: new Map(), toolDefinitions: [], disabledTools: new Set(), hooks: buildHookTable([], () => "") };
+}
+
+/**
+ * Sets up every plugin (in order, each within `timeoutMs`) and merges their tools and hooks with the config's.
+ * Every tool is checked like `createTool` checks one (a valid name, a description, a schema, `execute`), and two
+ * tools with one name are a `ConfigError`, before anything is sent to a model.
+ */
+export async function setUpPlugins(
+  config: AgentRuntimeConfig,
+  context: PluginSetupContext,
+  timeoutMs: number,
+): Promise<Setup> {
+  const tools = [...(config.tools ?? [])];
+  const hookSets: Array<AgentHooks | undefined> = [config.hooks];
+  const owners = ["config.hooks"];
+  for (const plugin of config.plugins ?? []) {
+    const contributed = await setUpPlugin(plugin, context, timeoutMs);
+    for (const tool of contributed.tools ?? []) validateTool(tool, `plugin "${plugin.name}" tool`);
+    tools.push(...(contributed.tools ?? []));
+    hookSets.push(plugin.hooks, contributed.hooks);
+    owners.push(`plugin "${plugin.name}"`, `plugin "${plugin.name}"`);
+  }
+  assertUniqueToolNames(tools, "AgentRuntime");
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const disabledTools = new Set<string>();
+  const toolDefinitions: ToolDefinition[] = [];
+  for (const tool of byName.values()) {
+    // A disabled tool is not offered to the model; a call to it anyway is answered as disabled.
+    if (policyFor(config.toolPolicies, tool.name).enabled === false) disabledTools.add(tool.name);
+    else toolDefinitions.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+  }
+  if (
+    config.completionPolicy?.requireCompletionTool &&
+    ![...byName.values()].some((t) => t.lifecycle?.completesRun && !disabledTools.has(t.name))
+  ) {
+    throw new ConfigError(
+      "completionPolicy.requireCompletionTool is set but no enabled tool has lifecycle.completesRun",
+    );
+  }
+  const hooks = buildHookTable(hookSets, (index) => owners[index]!);
+  return { tools: byName, toolDefinitions, disabledTools, hooks };
+}
+
+/** One plugin's contribution: its own `tools`, then what its optional `setup` returns, within the timeout. */
+async function setUpPlugin(
+  plugin: AgentPlugin,
+  context: PluginSetupContext,
+  timeoutMs: number,
+): Promise<PluginSetupResult> {
+  const own = plugin.tools ?? [];
+  if (!plugin.setup) return { tools: own };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new AgentRuntimeError(
+            "plugin_setup_timeout",
+            `plugin "${plugin.name}" did not finish setting up within ${timeoutMs} ms (pluginSetupTimeoutMs)`,
+          ),
+        ),
+      timeoutMs,
+    );
+  });
+  try {
+    const result = await Promise.race([Promise.resolve().then(() => plugin.setup!(context)), timeout]);
+    return { ...(result ?? {}), tools: [...own, ...(result?.tools ?? [])] };
+  } catch (error) {
+    if (error instanceof AgentRuntimeError) throw error;
+    throw new AgentRuntimeError(
+      "plugin_setup_failed",
+      `plugin "${plugin.name}" failed to set up: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error },
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Resolves with `promise`, or with `aborted` as soon as `signal` aborts; a later rejection is not unhandled. */
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  promise.catch(() => {});
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** What `unlessAborted` resolves with when the signal won. */
+export const ABORTED: unique symbol = Symbol("aborted");
