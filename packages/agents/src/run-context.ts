@@ -91,7 +91,10 @@ export interface RunContext {
   /** The stop a hook asked for, if any. */
   readonly stop: StopRequest | undefined;
   /** What every tool's context carries about this run. */
-  readonly toolRunContext: Pick<ToolContext, "runId" | "agentId" | "sessionId" | "parentAgentId" | "reportUsage">;
+  readonly toolRunContext: Pick<
+    ToolContext,
+    "runId" | "agentId" | "sessionId" | "parentAgentId" | "reportUsage" | "remainingBudgetUsd"
+  >;
   hookBase(): HookContextBase;
   emit(body: EventBody): void;
   append(message: AgentMessage): void;
