@@ -64,3 +64,12 @@ export class InvalidSessionInputError extends SessionStoreError {
     this.name = "InvalidSessionInputError";
   }
 }
+
+/** A store write failed during a turn: the run was aborted so nothing unsaved piles up. */
+export class SessionWriteError extends SessionStoreError {
+  constructor(cause: unknown) {
+    super("write_failed", `Writing to the session store failed: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = "SessionWriteError";
+    this.cause = cause;
+  }
+}

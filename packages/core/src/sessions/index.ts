@@ -7,6 +7,7 @@ export {
   SessionStoreClosedError,
   SessionStoreError,
   type SessionStoreErrorCode,
+  SessionWriteError,
 } from "./errors.js";
 export { createMemorySessionData, type MemorySessionData, MemorySessionStore } from "./memory-store.js";
 export { danglingToolCalls, repairMessage } from "./repair.js";
@@ -19,7 +20,6 @@ export {
   type SessionRunStream,
   SessionRuntime,
   type SessionTools,
-  SessionWriteError,
 } from "./session-runtime.js";
 export { SESSION_MIGRATIONS, SESSION_SCHEMA_VERSION } from "./sqlite-schema.js";
 export { defaultSessionDbPath, SqliteSessionStore, type SqliteSessionStoreOptions } from "./sqlite-store.js";

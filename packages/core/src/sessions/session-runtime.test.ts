@@ -26,6 +26,25 @@ const echo = (name = "echo", run?: (input: any) => unknown): AgentTool => ({
 });
 
 describe("SessionRuntime", () => {
+  it("reports a listener that throws to the session's logger; the turn and the other listeners go on", async () => {
+    const errors: unknown[][] = [];
+    const logger = { debug() {}, info() {}, warn() {}, error: (...args: unknown[]) => void errors.push(args) };
+    const model = createScriptedModel([{ text: "fine" }]);
+    const session = await createSession({ store: new MemorySessionStore(), model, compaction: false, logger });
+    const heard: string[] = [];
+    session.subscribe((event) => {
+      if (event.type === "run-started") throw new Error("ui bug");
+    });
+    session.subscribe((event) => void heard.push(event.type));
+    const result = await session.send("hi");
+    expect(result.outputText).toBe("fine");
+    expect(heard).toContain("run-finished");
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0]![0])).toContain("run-started");
+    expect((errors[0]![1] as Error).message).toBe("ui bug");
+    await session.close();
+  });
+
   it("takes its tools from a function at the start of every turn, so tools may change between turns", async () => {
     const store = new MemorySessionStore();
     const model = createScriptedModel([{ text: "one" }, { text: "two" }]);
