@@ -1,11 +1,11 @@
 import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { AgentHooks, AgentMessage, AgentRuntimeEvent, ToolContext } from "@heddle/shared";
-import type { FileCheckpoint, SessionStore } from "../sessions/store.js";
 import { createWorkspace, type Workspace, writeFileAtomic } from "../tools/workspace.js";
+import type { CheckpointStore, FileCheckpoint } from "./checkpoint-store.js";
 
-/** The two store methods checkpoints need; every `SessionStore` has them. */
-export type FileCheckpointStore = Pick<SessionStore, "saveFileCheckpoint" | "listFileCheckpoints">;
+/** The two store methods checkpoints need; every `SessionStore` has them. Alias of `CheckpointStore`. */
+export type FileCheckpointStore = CheckpointStore;
 
 /** A checkpoint could not be taken, so the write did not happen. */
 export class FileCheckpointError extends Error {

@@ -1,3 +1,4 @@
+export type { CheckpointStore, FileCheckpoint } from "./checkpoint-store.js";
 export {
   FileCheckpointError,
   FileCheckpointer,

@@ -2,6 +2,7 @@ export { createSession, openSession } from "./create-session.js";
 export {
   InvalidSessionInputError,
   MessageNotFoundError,
+  SessionConflictError,
   SessionExistsError,
   SessionNotFoundError,
   SessionStoreClosedError,
@@ -24,6 +25,7 @@ export {
 export { SESSION_MIGRATIONS, SESSION_SCHEMA_VERSION } from "./sqlite-schema.js";
 export { defaultSessionDbPath, SqliteSessionStore, type SqliteSessionStoreOptions } from "./sqlite-store.js";
 export type {
+  CheckpointStore,
   CreateSessionRecordInput,
   FileCheckpoint,
   ListSessionsOptions,
@@ -31,6 +33,9 @@ export type {
   SessionRecordPatch,
   SessionStore,
   StoredMessage,
+  TranscriptStore,
+  UsageStore,
   WorkingContext,
+  WorkingContextStore,
 } from "./store.js";
 export { modelKey } from "./store.js";

@@ -9,7 +9,13 @@ import {
 } from "@heddle/shared";
 import { FileCheckpointer } from "../checkpoints/index.js";
 import type { Compactor, ManualCompactionResult } from "../compaction/index.js";
-import { InvalidSessionInputError, SessionStoreClosedError, SessionStoreError, SessionWriteError } from "./errors.js";
+import {
+  InvalidSessionInputError,
+  SessionConflictError,
+  SessionStoreClosedError,
+  SessionStoreError,
+  SessionWriteError,
+} from "./errors.js";
 import { type HistoryScope, previewRewindHistory, rewindHistory } from "./history-ops.js";
 import { compactHistory, createSessionCompactor } from "./session-compaction.js";
 import type { SessionEvent, SessionListener, SessionUsage } from "./session-events.js";
@@ -137,7 +143,9 @@ export class SessionRuntime {
       }
       await this.#writes.settled();
       const failed = this.#writes.takeError();
-      if (failed) throw new SessionWriteError(failed.error);
+      // A conflict is its own clear failure (another writer extended the session): the host can reopen and retry.
+      if (failed)
+        throw failed.error instanceof SessionConflictError ? failed.error : new SessionWriteError(failed.error);
       return result;
     } finally {
       this.#running = false;

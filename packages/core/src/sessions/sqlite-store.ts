@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import {
   InvalidSessionInputError,
   MessageNotFoundError,
+  SessionConflictError,
   SessionExistsError,
   SessionNotFoundError,
   SessionStoreClosedError,
@@ -152,6 +153,9 @@ export class SqliteSessionStore implements SessionStore {
         const parentId = options.parentId === undefined ? head.head_message_id : options.parentId;
         if (parentId !== null && !this.#stmts.hasMessage.get(sessionId, parentId))
           throw new MessageNotFoundError(sessionId, parentId);
+        // Under the write lock: a parent that is no longer the head means another writer got here first.
+        if (parentId !== head.head_message_id)
+          throw new SessionConflictError(sessionId, parentId, head.head_message_id);
         let info: Database.RunResult;
         try {
           info = this.#stmts.insertMessage.run(
