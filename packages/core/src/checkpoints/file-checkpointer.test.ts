@@ -139,4 +139,42 @@ describe("session rewind with files", () => {
       await session.close();
     },
   );
+
+  it("checkpoints the file a call runs with: a path changed at approval is the one saved, a denied call saves none", async () => {
+    await writeFile(path.join(root, "asked.txt"), "asked before");
+    await writeFile(path.join(root, "approved.txt"), "approved before");
+    await writeFile(path.join(root, "denied.txt"), "denied before");
+    const store = new MemorySessionStore();
+    const model = createScriptedModel([
+      {
+        toolCalls: [
+          { id: "w1", name: "write_file", input: { path: "asked.txt", content: "new" } },
+          { id: "w2", name: "write_file", input: { path: "denied.txt", content: "never" } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    const session = await createSession({
+      store,
+      model,
+      workspaceRoot: root,
+      compaction: false,
+      tools: createDefaultTools({ workspaceRoot: root, preset: "edit" }),
+      toolPolicies: { "*": { autoApprove: false } },
+      requestToolApproval: ({ input }) => {
+        const asked = input as { path: string; content: string };
+        if (asked.path === "denied.txt") return { approved: false, reason: "no" };
+        return { approved: true, updatedInput: { ...asked, path: "approved.txt" } };
+      },
+    });
+    await session.send("write the files");
+    expect(await read("approved.txt")).toBe("new");
+    expect(await read("asked.txt")).toBe("asked before");
+    expect(await read("denied.txt")).toBe("denied before");
+    expect((await store.listFileCheckpoints(session.id)).map((c) => c.path)).toEqual(["approved.txt"]);
+    const [first] = await session.history();
+    await session.rewind(first!.id, { files: true });
+    expect(await read("approved.txt")).toBe("approved before");
+    await session.close();
+  });
 });

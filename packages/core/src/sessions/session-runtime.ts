@@ -123,6 +123,7 @@ export class SessionRuntime {
         sessionId: this.id,
         options: this.#internals.options,
         history,
+        tools,
         hookContext: gate.context,
         flushWrites: () => this.#writes.settled(),
         emit: (event) => this.#emit(event),
@@ -130,7 +131,7 @@ export class SessionRuntime {
         checkpointer: this.#checkpointer(),
         sessionHooks: this.#internals.hooks,
       });
-      const agent = new AgentRuntime({ ...config, ...(tools && { tools }) });
+      const agent = new AgentRuntime(config);
       const unsubscribe = agent.subscribe((event) => this.#onAgentEvent(event));
       this.#agent = agent;
       if (this.#abortReason !== undefined) agent.abort(this.#abortReason);

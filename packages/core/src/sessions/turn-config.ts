@@ -9,7 +9,6 @@ import type {
 import type { FileCheckpointer } from "../checkpoints/index.js";
 import type { Compactor } from "../compaction/index.js";
 import { createSafetyHooks, mergeHooks } from "../safety/index.js";
-import { FILE_CHECKPOINTER_METADATA_KEY } from "../tools/write-file.js";
 import { InvalidSessionInputError } from "./errors.js";
 import type { SessionEvent } from "./session-events.js";
 import type { SessionHooks } from "./session-hooks.js";
@@ -21,6 +20,8 @@ export interface TurnConfigSources {
   options: SessionOptions;
   /** The stored history the turn starts from. */
   history: AgentMessage[];
+  /** The turn's tools (see `resolveTurnTools`). */
+  tools: AgentTool[] | undefined;
   /** Context the session-level hooks (SessionStart, UserPromptSubmit) add to the turn's first request. */
   hookContext: string | undefined;
   /** Resolves when every message queued so far is stored. */
@@ -70,7 +71,8 @@ export function buildTurnConfig(sources: TurnConfigSources): AgentRuntimeConfig 
     ...config,
     sessionId,
     initialMessages: sources.history,
-    ...(checkpointer && { metadata: { ...config.metadata, [FILE_CHECKPOINTER_METADATA_KEY]: checkpointer } }),
+    // With a workspace, the session checkpoints the file each file tool names right before it runs.
+    ...(sources.tools && { tools: checkpointer ? checkpointer.guardTools(sources.tools) : sources.tools }),
     hooks: mergeHooks(
       flush,
       checkpointer?.hooks,
