@@ -69,8 +69,8 @@ export class FileCheckpointer {
     this.#workspace = createWorkspace(options.workspaceRoot);
     this.#now = options.now ?? Date.now;
     this.#fileTools = options.fileTools ?? DEFAULT_FILE_TOOL_PATHS;
-    let taken = takenByStore.get(options.store);
-    if (!taken) takenByStore.set(options.store, (taken = new Map()));
+    const taken = takenByStore.get(options.store) ?? new Map<string, Promise<void>>();
+    takenByStore.set(options.store, taken);
     this.#taken = taken;
     this.hooks = {
       onEvent: (event: AgentRuntimeEvent) => this.#track(event),
