@@ -11,7 +11,7 @@ export {
   SessionWriteError,
 } from "./errors.js";
 export { createMemorySessionData, type MemorySessionData, MemorySessionStore } from "./memory-store.js";
-export { danglingToolCalls, repairMessage } from "./repair.js";
+export { danglingToolCalls, pairToolMessages, repairMessage } from "./repair.js";
 export type { SessionEvent, SessionEventType, SessionListener, SessionUsage } from "./session-events.js";
 export type { CommandHookOptions, SessionStartSource } from "./session-hooks.js";
 export {
@@ -22,6 +22,8 @@ export {
   SessionRuntime,
   type SessionTools,
 } from "./session-runtime.js";
+export { SessionDatabaseError } from "./sqlite-errors.js";
+export type { UnreadableRow } from "./sqlite-rows.js";
 export { SESSION_MIGRATIONS, SESSION_SCHEMA_VERSION } from "./sqlite-schema.js";
 export { defaultSessionDbPath, SqliteSessionStore, type SqliteSessionStoreOptions } from "./sqlite-store.js";
 export type {

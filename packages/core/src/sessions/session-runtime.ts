@@ -115,9 +115,12 @@ export class SessionRuntime {
     try {
       let gate: TurnGate = { blocked: false };
       if (this.#internals.hooks) gate = await this.#internals.hooks.beforeTurn(input, this.#turnController.signal);
+      // The head is read first: new messages link to the stored head even when the history skipped an unreadable
+      // row, and a writer that moves it in between turns this turn's first write into a conflict, never a branch.
+      const head = (await this.store.getSession(this.id))?.headMessageId ?? null;
       const history = await this.store.getHistory(this.id);
       if (gate.blocked) return this.#blocked(gate.reason, history);
-      this.#lastMessageId = history.at(-1)?.id ?? null;
+      this.#lastMessageId = head;
       const tools = await resolveTurnTools(this.#internals.options.tools, this.id);
       const config = buildTurnConfig({
         sessionId: this.id,

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,17 +9,16 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteSessionStore } from "../src/index.js";
 
-// Two real processes on one SQLite file, both appending on top of the head they read. The child runs the real
-// sources, bundled with esbuild (as in crash.test.ts), under core's node_modules so better-sqlite3 resolves.
+// Real processes on one SQLite file. The child runs the real sources, bundled with esbuild (as in crash.test.ts), under core's node_modules so better-sqlite3 resolves.
 const here = dirname(fileURLToPath(import.meta.url));
-const bundle = join(here, "..", "node_modules", ".cache", "heddle-conflict", "conflict-child.mjs");
+const bundle = join(here, "..", "node_modules", ".cache", "heddle-store-child", "store-child.mjs");
 const dir = mkdtempSync(join(tmpdir(), "heddle-conflict-"));
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   mkdirSync(dirname(bundle), { recursive: true });
   await build({
-    entryPoints: [join(here, "conflict-child.ts")],
+    entryPoints: [join(here, "store-child.ts")],
     outfile: bundle,
     bundle: true,
     platform: "node",
@@ -35,8 +34,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function startChild(args: string[]) {
-  const child = spawn(process.execPath, [bundle, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+function startChild(args: string[], as?: { uid: number; gid: number }) {
+  const child = spawn(process.execPath, [bundle, ...args], { stdio: ["pipe", "pipe", "pipe"], ...as });
   children.push(child);
   const lines: string[] = [];
   const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
@@ -87,15 +86,15 @@ describe("two processes appending to one session", () => {
     await setup.appendMessage("ses_two", first);
     await setup.close();
 
-    const a = startChild([path, "ses_two", "from process a"]);
-    const b = startChild([path, "ses_two", "from process b"]);
+    const a = startChild(["append", path, "ses_two", "from process a"]);
+    const b = startChild(["append", path, "ses_two", "from process b"]);
     expect(await a.waitFor(/^HEAD /)).toBe(`HEAD ${first.id}`);
     expect(await b.waitFor(/^HEAD /)).toBe(`HEAD ${first.id}`);
     a.go();
     const okLine = await a.waitFor(/^(OK|FAILED) /);
     expect(okLine).toMatch(/^OK /);
     b.go();
-    expect(await b.waitFor(/^(OK|FAILED) /)).toBe("FAILED session_conflict");
+    expect(await b.waitFor(/^(OK|FAILED) /)).toMatch(/^FAILED session_conflict /);
     expect(await a.exited).toBe(0);
     expect(await b.exited).toBe(0);
 
@@ -108,5 +107,29 @@ describe("two processes appending to one session", () => {
     const db = new Database(path, { readonly: true });
     expect((db.prepare("SELECT COUNT(*) AS n FROM messages").get() as { n: number }).n).toBe(2);
     db.close();
+  }, 30_000);
+});
+
+describe("a read-only session database", () => {
+  it("is a database_read_only error naming the file, not a raw SqliteError", async () => {
+    // Root ignores file modes, so as root the child runs as "nobody"; anyone else is bound by chmod already.
+    const asRoot = process.getuid?.() === 0;
+    const folder = join(dir, "read-only");
+    mkdirSync(folder);
+    const path = join(folder, "sessions.db");
+    const setup = new SqliteSessionStore({ path });
+    await setup.createSession({ id: "ses_ro" });
+    await setup.close();
+    chmodSync(path, 0o444);
+    chmodSync(folder, 0o555);
+    if (asRoot) chmodSync(dir, 0o755);
+    const child = startChild(["write", path], asRoot ? { uid: 65534, gid: 65534 } : undefined);
+    const line = await child.waitFor(/^(OK|FAILED)/);
+    await child.exited;
+    chmodSync(folder, 0o755);
+    expect(line).toMatch(/^FAILED database_read_only /);
+    const details = JSON.parse(line.replace(/^FAILED database_read_only /, "")) as { path: string; message: string };
+    expect(details.path).toBe(path);
+    expect(details.message).toContain(path);
   }, 30_000);
 });
