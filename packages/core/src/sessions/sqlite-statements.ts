@@ -98,3 +98,23 @@ export function toRecord(row: SessionRow, parse: <T>(text: string, fallback: T) 
     ...(row.metadata !== null && { metadata: parse<{ [key: string]: unknown }>(row.metadata, {}) }),
   };
 }
+
+/** A new session row: empty usage, no head unless given. */
+export function sessionRow(
+  id: string,
+  now: number,
+  fields: Pick<SessionRow, "title" | "model_provider" | "model_id" | "cwd" | "metadata"> &
+    Partial<Pick<SessionRow, "head_message_id" | "parent_session_id" | "forked_from_message_id">>,
+): SessionRow {
+  return {
+    id,
+    created_at: now,
+    updated_at: now,
+    usage: JSON.stringify(emptyUsage()),
+    usage_by_model: "{}",
+    head_message_id: null,
+    parent_session_id: null,
+    forked_from_message_id: null,
+    ...fields,
+  };
+}

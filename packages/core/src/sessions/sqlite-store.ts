@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import {
   type AgentMessage,
   type AgentUsage,
@@ -7,7 +7,6 @@ import {
   consoleLogger,
   createId,
   emptyUsage,
-  type Logger,
   type ModelRef,
 } from "@heddle/shared";
 import Database from "better-sqlite3";
@@ -21,9 +20,11 @@ import {
 } from "./errors.js";
 import { pairToolMessages } from "./repair.js";
 import { databaseError } from "./sqlite-errors.js";
+import type { SqliteSessionStoreOptions } from "./sqlite-options.js";
 import { RowReader, type UnreadableRow } from "./sqlite-rows.js";
 import { migrate } from "./sqlite-schema.js";
-import { type MessageRow, prepare, type SessionRow, toRecord } from "./sqlite-statements.js";
+import { insertCheckpoint, readCheckpoints, readWorkingContext } from "./sqlite-side-tables.js";
+import { type MessageRow, prepare, type SessionRow, sessionRow, toRecord } from "./sqlite-statements.js";
 import {
   assertStorableMessage,
   type CreateSessionRecordInput,
@@ -37,26 +38,7 @@ import {
   type WorkingContext,
 } from "./store.js";
 
-export interface SqliteSessionStoreOptions {
-  /** The database file; created with its folder when missing. Use `defaultSessionDbPath(root)` for the default. */
-  path: string;
-  /**
-   * `FULL` (default) makes each committed message survive a power cut; `NORMAL` survives a process crash or
-   * kill (WAL) but may lose the last commits on power loss, and is faster on slow disks.
-   */
-  synchronous?: "NORMAL" | "FULL";
-  /** How long a writer waits for another process's write lock before failing (ms, default 5000). */
-  busyTimeoutMs?: number;
-  /** Where unreadable rows are reported (default `consoleLogger`). */
-  logger?: Logger;
-  /** Called once per unreadable row (invalid JSON, ...): the row is skipped and the rest of the session loads. */
-  onUnreadableRow?(row: UnreadableRow): void;
-}
-
-/** `.heddle/sessions.db` under the workspace root: where sessions live unless the host says otherwise. */
-export function defaultSessionDbPath(workspaceRoot: string): string {
-  return join(resolve(workspaceRoot), ".heddle", "sessions.db");
-}
+export { defaultSessionDbPath, type SqliteSessionStoreOptions } from "./sqlite-options.js";
 
 /**
  * The embedded default `SessionStore`, on better-sqlite3: WAL, a busy timeout so processes share one file, a
@@ -103,25 +85,18 @@ export class SqliteSessionStore implements SessionStore {
       const db = this.#open();
       const id = input.id ?? createId("ses");
       const now = Date.now();
-      const usage = JSON.stringify(emptyUsage());
       return db
         .transaction(() => {
           if (this.#stmts.getSession.get(id)) throw new SessionExistsError(id);
-          this.#stmts.insertSession.run({
-            id,
-            title: input.title ?? null,
-            model_provider: input.model?.provider ?? null,
-            model_id: input.model?.id ?? null,
-            cwd: input.cwd ?? null,
-            created_at: now,
-            updated_at: now,
-            usage,
-            usage_by_model: "{}",
-            head_message_id: null,
-            parent_session_id: null,
-            forked_from_message_id: null,
-            metadata: input.metadata ? JSON.stringify(input.metadata) : null,
-          });
+          this.#stmts.insertSession.run(
+            sessionRow(id, now, {
+              title: input.title ?? null,
+              model_provider: input.model?.provider ?? null,
+              model_id: input.model?.id ?? null,
+              cwd: input.cwd ?? null,
+              metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+            }),
+          );
           return this.#record(this.#stmts.getSession.get(id) as SessionRow);
         })
         .immediate();
@@ -272,21 +247,18 @@ export class SqliteSessionStore implements SessionStore {
           const id = input.id ?? createId("ses");
           if (this.#stmts.getSession.get(id)) throw new SessionExistsError(id);
           const now = Date.now();
-          this.#stmts.insertSession.run({
-            id,
-            title: input.title ?? source.title,
-            model_provider: input.model ? input.model.provider : source.model_provider,
-            model_id: input.model ? input.model.id : source.model_id,
-            cwd: input.cwd ?? source.cwd,
-            created_at: now,
-            updated_at: now,
-            usage: JSON.stringify(emptyUsage()),
-            usage_by_model: "{}",
-            head_message_id: atMessageId,
-            parent_session_id: sessionId,
-            forked_from_message_id: atMessageId,
-            metadata: input.metadata ? JSON.stringify(input.metadata) : source.metadata,
-          });
+          this.#stmts.insertSession.run(
+            sessionRow(id, now, {
+              title: input.title ?? source.title,
+              model_provider: input.model ? input.model.provider : source.model_provider,
+              model_id: input.model ? input.model.id : source.model_id,
+              cwd: input.cwd ?? source.cwd,
+              metadata: input.metadata ? JSON.stringify(input.metadata) : source.metadata,
+              head_message_id: atMessageId,
+              parent_session_id: sessionId,
+              forked_from_message_id: atMessageId,
+            }),
+          );
           // The fork owns a copy of its path, so deleting the source never breaks it.
           this.#stmts.copyPath.run({ sessionId, head: atMessageId, forkId: id });
           return this.#record(this.#row(id));
@@ -336,20 +308,7 @@ export class SqliteSessionStore implements SessionStore {
     return this.#guard(() => {
       this.#open();
       this.#row(sessionId);
-      const row = this.#stmts.getWorking.get(sessionId) as
-        | { based_on_message_id: string; strategy: string; created_at: number; data: string }
-        | undefined;
-      const messages = row && this.#rows.parse(row.data, undefined, { table: "working_contexts", sessionId });
-      // An unreadable working context is dropped: the next request starts from the whole transcript.
-      return (
-        row &&
-        messages && {
-          messages,
-          basedOnMessageId: row.based_on_message_id,
-          strategy: row.strategy,
-          createdAt: row.created_at,
-        }
-      );
+      return readWorkingContext(this.#stmts, this.#rows, sessionId);
     });
   }
 
@@ -376,21 +335,7 @@ export class SqliteSessionStore implements SessionStore {
       const db = this.#open();
       db.transaction(() => {
         this.#row(checkpoint.sessionId);
-        const message = this.#stmts.getMessage.get(checkpoint.sessionId, checkpoint.messageId) as
-          | MessageRow
-          | undefined;
-        // A checkpoint for a message not stored yet sorts after everything written so far.
-        const messageSeq =
-          message?.seq ?? (this.#stmts.maxSeq.get(checkpoint.sessionId) as { seq: number | null }).seq ?? 0;
-        this.#stmts.insertCheckpoint.run(
-          checkpoint.sessionId,
-          checkpoint.messageId,
-          messageSeq,
-          checkpoint.path,
-          checkpoint.content === null ? 0 : 1,
-          checkpoint.content === null ? null : Buffer.from(checkpoint.content),
-          checkpoint.createdAt,
-        );
+        insertCheckpoint(this.#stmts, checkpoint);
       }).immediate();
     });
   }
@@ -399,26 +344,7 @@ export class SqliteSessionStore implements SessionStore {
     return this.#guard(() => {
       this.#open();
       this.#row(sessionId);
-      let after = -1;
-      if (options.afterMessageId !== undefined) {
-        const message = this.#stmts.getMessage.get(sessionId, options.afterMessageId) as MessageRow | undefined;
-        if (!message) throw new MessageNotFoundError(sessionId, options.afterMessageId);
-        after = message.seq;
-      }
-      const rows = this.#stmts.listCheckpoints.all(sessionId, after) as Array<{
-        message_id: string;
-        path: string;
-        existed: number;
-        content: Buffer | null;
-        created_at: number;
-      }>;
-      return rows.map((r) => ({
-        sessionId,
-        messageId: r.message_id,
-        path: r.path,
-        content: r.existed ? new Uint8Array(r.content ?? new Uint8Array(0)) : null,
-        createdAt: r.created_at,
-      }));
+      return readCheckpoints(this.#stmts, sessionId, options.afterMessageId);
     });
   }
 
