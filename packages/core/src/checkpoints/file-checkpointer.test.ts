@@ -63,6 +63,34 @@ describe("FileCheckpointer with the file tools", () => {
     expect(await exists("x.txt")).toBe(false);
   });
 
+  it("guardTools checkpoints the file a file tool names before it runs, keeps a class tool's methods, and leaves other tools alone", async () => {
+    const store = new MemorySessionStore();
+    await store.createSession({ id: "s" });
+    await writeFile(path.join(root, "k.txt"), "kept");
+    class WriteTool {
+      name = "write_file";
+      description = "writes";
+      inputSchema = { type: "object" };
+      validate(input: unknown) {
+        return { ok: true as const, value: input };
+      }
+      async execute(input: { path: string; content: string }) {
+        await writeFile(path.join(root, input.path), input.content);
+        return "written";
+      }
+    }
+    const other = { name: "echo", description: "", inputSchema: {}, execute: () => "hi" };
+    const checkpointer = new FileCheckpointer({ store, sessionId: "s", workspaceRoot: root });
+    checkpointer.setMessageId("m1");
+    const [guarded, untouched] = checkpointer.guardTools([new WriteTool(), other]);
+    expect(untouched).toBe(other);
+    expect(guarded!.validate?.({ a: 1 })).toEqual({ ok: true, value: { a: 1 } });
+    expect(await runTool(guarded!, { path: "k.txt", content: "changed" })).toBe("written");
+    const [checkpoint] = await store.listFileCheckpoints("s");
+    expect(checkpoint).toMatchObject({ messageId: "m1", path: "k.txt" });
+    expect(Buffer.from(checkpoint!.content!).toString()).toBe("kept");
+  });
+
   it("never restores outside the workspace, whatever the store says", async () => {
     const store = new MemorySessionStore();
     await store.createSession({ id: "s" });

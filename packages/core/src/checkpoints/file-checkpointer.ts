@@ -94,17 +94,16 @@ export class FileCheckpointer {
     return tools.map((tool) => {
       const pathIn = Object.hasOwn(this.#fileTools, tool.name) ? this.#fileTools[tool.name] : undefined;
       if (!pathIn) return tool;
-      return {
-        ...tool,
-        execute: async (input: unknown, ctx: ToolContext) => {
-          const named = pathIn(input);
-          // A path outside the workspace is the tool's own error to report; there is nothing to checkpoint.
-          const realPath =
-            named === undefined ? undefined : await this.#workspace.resolve(named).catch(() => undefined);
-          if (realPath !== undefined) await this.beforeWrite(realPath, ctx);
-          return tool.execute(input, ctx);
-        },
+      // Same prototype and own fields, so a tool written as a class keeps its methods.
+      const guarded: AgentTool = Object.assign(Object.create(Object.getPrototypeOf(tool)), tool);
+      guarded.execute = async (input: unknown, ctx: ToolContext) => {
+        const named = pathIn(input);
+        // A path outside the workspace is the tool's own error to report; there is nothing to checkpoint.
+        const realPath = named === undefined ? undefined : await this.#workspace.resolve(named).catch(() => undefined);
+        if (realPath !== undefined) await this.beforeWrite(realPath, ctx);
+        return tool.execute(input, ctx);
       };
+      return guarded;
     });
   }
 
