@@ -80,8 +80,14 @@ export function prepare(db: Database.Database): Record<string, Database.Statemen
   };
 }
 
-/** A session row as a record; `parse` reads its JSON columns (falling back, and reporting, on a bad one). */
-export function toRecord(row: SessionRow, parse: <T>(text: string, fallback: T) => T): SessionRecord {
+/**
+ * A session row as a record; `parse` reads its JSON columns (the SQLite store's falls back, and reports, on a bad
+ * one; the default throws).
+ */
+export function toRecord(
+  row: SessionRow,
+  parse: <T>(text: string, fallback: T) => T = (text) => JSON.parse(text),
+): SessionRecord {
   return {
     id: row.id,
     createdAt: row.created_at,
