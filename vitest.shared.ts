@@ -8,6 +8,6 @@ const root = fileURLToPath(new URL(".", import.meta.url));
  */
 export const workspaceAlias = [
   { find: /^@heddle\/llms\/testing$/, replacement: `${root}packages/llms/src/testing/index.ts` },
-  { find: /^@heddle\/core\/testing$/, replacement: `${root}packages/core/src/testing/index.ts` },
+  { find: /^@heddle\/core\/(\w+)$/, replacement: `${root}packages/core/src/$1/index.ts` },
   { find: /^@heddle\/(shared|llms|agents|core)$/, replacement: `${root}packages/$1/src/index.ts` },
 ];

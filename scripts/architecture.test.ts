@@ -3,7 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { BROWSER_SAFE, findLayerViolations, findNodeImports } from "./architecture.mjs";
+import {
+  BROWSER_SAFE,
+  checkArchitecture,
+  findAgentsLlmsImports,
+  findConcernInternalsImports,
+  findImportCycles,
+  findLayerViolations,
+  findNodeImports,
+} from "./architecture.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -19,6 +27,72 @@ function fakeRepo(files: Record<string, string>): string {
 describe("layer rule", () => {
   it("holds for the repository", () => {
     expect(findLayerViolations(root)).toEqual([]);
+  });
+
+  it("allows core's public subpaths and refuses anything deeper", () => {
+    const dir = fakeRepo({
+      "packages/agents/src/index.ts": 'export * from "@heddle/llms/testing";\n',
+      "packages/core/src/index.ts": 'import "@heddle/agents";\n',
+      "packages/core/src/other.ts": 'import "@heddle/llms/src/catalog";\n',
+    });
+    expect(findLayerViolations(dir)).toEqual(["packages/core/src/other.ts: deep import @heddle/llms/src/catalog"]);
+  });
+});
+
+describe("architecture rules on the repository", () => {
+  it("find nothing but the known violations in folders owned by other work", () => {
+    expect(checkArchitecture(root).failures).toEqual([]);
+  });
+});
+
+describe("no import circle inside a package", () => {
+  it("reports a circle made of type-only imports, once, and not a diamond", () => {
+    const dir = fakeRepo({
+      "packages/core/src/sessions/a.ts": 'import type { B } from "./b.js";\nexport type A = B;\n',
+      "packages/core/src/sessions/b.ts": 'import type { A } from "./a.js";\nexport type B = { a?: A };\n',
+      "packages/core/src/tools/top.ts": 'import "./left.js";\nimport "./right.js";\n',
+      "packages/core/src/tools/left.ts": 'import "./bottom.js";\n',
+      "packages/core/src/tools/right.ts": 'import "./bottom.js";\n',
+      "packages/core/src/tools/bottom.ts": "export const x = 1;\n",
+    });
+    expect(findImportCycles(dir)).toEqual([
+      "import circle: packages/core/src/sessions/a.ts -> packages/core/src/sessions/b.ts -> packages/core/src/sessions/a.ts",
+    ]);
+  });
+
+  it("follows a folder import to its index.ts", () => {
+    const dir = fakeRepo({
+      "packages/llms/src/index.ts": 'export * from "./gateway";\n',
+      "packages/llms/src/gateway/index.ts": 'import { x } from "../index.js";\nexport const y = x;\n',
+    });
+    expect(findImportCycles(dir)).toHaveLength(1);
+  });
+});
+
+describe("agents reaches llms only from the provider-form loader", () => {
+  it("reports any other agents file that imports @heddle/llms", () => {
+    const dir = fakeRepo({
+      "packages/agents/src/resolve-model.ts": 'import { createGateway } from "@heddle/llms";\n',
+      "packages/agents/src/loop.ts": 'import { catalog } from "@heddle/llms";\n',
+    });
+    expect(findAgentsLlmsImports(dir)).toEqual([
+      "packages/agents/src/loop.ts: @heddle/agents imports @heddle/llms outside the provider-form loader",
+    ]);
+  });
+});
+
+describe("core concern folders import each other only through index.ts", () => {
+  it("reports an import of a sibling folder's internal file", () => {
+    const dir = fakeRepo({
+      "packages/core/src/index.ts": 'export * from "./sessions/index.js";\n',
+      "packages/core/src/sessions/index.ts": 'export * from "./runtime.js";\n',
+      "packages/core/src/sessions/runtime.ts": 'import "../tools/index.js";\nimport "../tools/workspace.js";\n',
+      "packages/core/src/tools/index.ts": 'export * from "./workspace.js";\n',
+      "packages/core/src/tools/workspace.ts": "export const w = 1;\n",
+    });
+    expect(findConcernInternalsImports(dir)).toEqual([
+      "packages/core/src/sessions/runtime.ts: imports packages/core/src/tools/workspace.ts, an internal of tools/ (import tools/index.ts)",
+    ]);
   });
 
   it("reports an import that points up and a deep import", () => {
@@ -76,5 +150,54 @@ describe("built entries", () => {
     const core = await import(join(root, "packages/core/dist/index.js"));
     const coreTesting = await import(join(root, "packages/core/dist/testing/index.js"));
     for (const mod of [llms, agents, core, coreTesting]) expect(Object.keys(mod).length).toBeGreaterThan(0);
+  });
+
+  it("@heddle/core names its front door explicitly and every concern has its subpath", async () => {
+    const source = readFileSync(join(root, "packages/core/src/index.ts"), "utf8");
+    expect(source).not.toMatch(/export \*/);
+    const core = await import(join(root, "packages/core/dist/index.js"));
+    // The names DESIGN.md and the docs use from the root entry.
+    for (const name of [
+      "createSession",
+      "openSession",
+      "SessionRuntime",
+      "SqliteSessionStore",
+      "MemorySessionStore",
+      "defaultSessionDbPath",
+      "createDefaultTools",
+      "defaultToolPolicies",
+      "FileCheckpointer",
+      "summarizingCompaction",
+      "truncatingCompaction",
+      "createHookEngine",
+      "loadPlugins",
+      "SessionConflictError",
+      "SessionDatabaseError",
+      "PostgresSessionStore",
+      "createSpawnAgentTool",
+      "AgentTeamManager",
+      "TeammateRunner",
+      "InMemoryTeamMailbox",
+      "SqliteTeamMailbox",
+      "createTeamTools",
+    ])
+      expect(typeof core[name], name).toBe("function");
+    const pkg = JSON.parse(readFileSync(join(root, "packages/core/package.json"), "utf8"));
+    const expected = {
+      sessions: "openSession",
+      tools: "createBashTool",
+      hooks: "parseHookSettings",
+      safety: "createSafetyHooks",
+      compaction: "Compactor",
+      checkpoints: "restoreFileCheckpoints",
+      plugins: "loadPlugins",
+      teams: "AgentTeamManager",
+      testing: "runTranscriptStoreConformance",
+    };
+    for (const [subpath, name] of Object.entries(expected)) {
+      expect(pkg.exports[`./${subpath}`]?.import, subpath).toBe(`./dist/${subpath}/index.js`);
+      const mod = await import(join(root, "packages/core", pkg.exports[`./${subpath}`].import));
+      expect(typeof mod[name], `${subpath}: ${name}`).toBe("function");
+    }
   });
 });

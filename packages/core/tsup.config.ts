@@ -1,7 +1,15 @@
 import { defineConfig } from "tsup";
 
+/**
+ * One entry per subpath of @heddle/core (each a folder with an index.ts); keep in step with package.json "exports".
+ */
+const SUBPATHS = ["sessions", "tools", "hooks", "safety", "compaction", "checkpoints", "plugins", "teams", "testing"];
+
 export default defineConfig({
-  entry: { index: "src/index.ts", "testing/index": "src/testing/index.ts" },
+  entry: {
+    index: "src/index.ts",
+    ...Object.fromEntries(SUBPATHS.map((name) => [`${name}/index`, `src/${name}/index.ts`])),
+  },
   format: ["esm"],
   dts: true,
   clean: true,

@@ -1,10 +1,85 @@
-// @heddle/core: one entry; each concern keeps its own barrel.
+// @heddle/core: the names most hosts need, by name. Each concern has its own subpath with everything it exports:
+// @heddle/core/sessions, /tools, /hooks, /safety, /compaction, /checkpoints, /plugins, /testing (vitest).
+// teams/ and mcp/ get their subpaths (@heddle/core/teams, @heddle/core/mcp) the same way: a folder with an
+// index.ts, an entry in tsup.config.ts and in package.json "exports", and their front-door names below.
 
-export * from "./checkpoints/index.js";
-export * from "./compaction/index.js";
-export * from "./hooks/index.js";
-export * from "./plugins/index.js";
-export * from "./safety/index.js";
-export * from "./sessions/index.js";
-export * from "./teams/index.js";
-export * from "./tools/index.js";
+// File checkpoints
+export { FileCheckpointer, type FileRestoreChange } from "./checkpoints/index.js";
+// Compaction
+export {
+  type CompactionOptions,
+  type CompactionStrategy,
+  summarizingCompaction,
+  truncatingCompaction,
+} from "./compaction/index.js";
+// Command hooks
+export { createHookEngine, type HookEngine, type HookEngineOptions } from "./hooks/index.js";
+// Plugins
+export { loadPlugins } from "./plugins/index.js";
+// Safety
+export type { SafetyOptions } from "./safety/index.js";
+// Sessions
+export {
+  type CheckpointStore,
+  createSession,
+  defaultSessionDbPath,
+  type FileCheckpoint,
+  InvalidSessionInputError,
+  MemorySessionStore,
+  MessageNotFoundError,
+  openSession,
+  PostgresSessionStore,
+  type PostgresSessionStoreOptions,
+  type RewindPreview,
+  type RewindResult,
+  SessionConflictError,
+  SessionDatabaseError,
+  type SessionEvent,
+  type SessionEventType,
+  SessionExistsError,
+  type SessionListener,
+  SessionNotFoundError,
+  type SessionOptions,
+  type SessionRecord,
+  type SessionRunStream,
+  SessionRuntime,
+  type SessionStore,
+  SessionStoreClosedError,
+  SessionStoreError,
+  type SessionStoreErrorCode,
+  type SessionTools,
+  type SessionUsage,
+  SessionWriteError,
+  SqliteSessionStore,
+  type SqliteSessionStoreOptions,
+  type StoredMessage,
+  type TranscriptStore,
+  type UnreadableRow,
+  type UsageStore,
+  type WorkingContext,
+  type WorkingContextStore,
+} from "./sessions/index.js";
+// Sub-agents and teams
+export {
+  AgentTeamManager,
+  type AgentTeamManagerOptions,
+  createSpawnAgentTool,
+  createTeamTools,
+  formatShutdownApproved,
+  formatShutdownRequest,
+  InMemoryTeamMailbox,
+  isSubagentUpdate,
+  parseTeamControlMessage,
+  type SpawnAgentToolOptions,
+  SqliteTeamMailbox,
+  type SubagentUpdate,
+  TeamError,
+  type TeamMailbox,
+  type TeamMailboxMessage,
+  type TeamMessageKind,
+  type TeammateEvent,
+  type TeammateOptions,
+  TeammateRunner,
+} from "./teams/index.js";
+// Default tools
+export { createDefaultTools, type DefaultToolsOptions, defaultToolPolicies, type ToolPreset } from "./tools/index.js";

@@ -63,6 +63,34 @@ describe("FileCheckpointer with the file tools", () => {
     expect(await exists("x.txt")).toBe(false);
   });
 
+  it("guardTools checkpoints the file a file tool names before it runs, keeps a class tool's methods, and leaves other tools alone", async () => {
+    const store = new MemorySessionStore();
+    await store.createSession({ id: "s" });
+    await writeFile(path.join(root, "k.txt"), "kept");
+    class WriteTool {
+      name = "write_file";
+      description = "writes";
+      inputSchema = { type: "object" };
+      validate(input: unknown) {
+        return { ok: true as const, value: input };
+      }
+      async execute(input: { path: string; content: string }) {
+        await writeFile(path.join(root, input.path), input.content);
+        return "written";
+      }
+    }
+    const other = { name: "echo", description: "", inputSchema: {}, execute: () => "hi" };
+    const checkpointer = new FileCheckpointer({ store, sessionId: "s", workspaceRoot: root });
+    checkpointer.setMessageId("m1");
+    const [guarded, untouched] = checkpointer.guardTools([new WriteTool(), other]);
+    expect(untouched).toBe(other);
+    expect(guarded!.validate?.({ a: 1 })).toEqual({ ok: true, value: { a: 1 } });
+    expect(await runTool(guarded!, { path: "k.txt", content: "changed" })).toBe("written");
+    const [checkpoint] = await store.listFileCheckpoints("s");
+    expect(checkpoint).toMatchObject({ messageId: "m1", path: "k.txt" });
+    expect(Buffer.from(checkpoint!.content!).toString()).toBe("kept");
+  });
+
   it("never restores outside the workspace, whatever the store says", async () => {
     const store = new MemorySessionStore();
     await store.createSession({ id: "s" });
@@ -139,4 +167,42 @@ describe("session rewind with files", () => {
       await session.close();
     },
   );
+
+  it("checkpoints the file a call runs with: a path changed at approval is the one saved, a denied call saves none", async () => {
+    await writeFile(path.join(root, "asked.txt"), "asked before");
+    await writeFile(path.join(root, "approved.txt"), "approved before");
+    await writeFile(path.join(root, "denied.txt"), "denied before");
+    const store = new MemorySessionStore();
+    const model = createScriptedModel([
+      {
+        toolCalls: [
+          { id: "w1", name: "write_file", input: { path: "asked.txt", content: "new" } },
+          { id: "w2", name: "write_file", input: { path: "denied.txt", content: "never" } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    const session = await createSession({
+      store,
+      model,
+      workspaceRoot: root,
+      compaction: false,
+      tools: createDefaultTools({ workspaceRoot: root, preset: "edit" }),
+      toolPolicies: { "*": { autoApprove: false } },
+      requestToolApproval: ({ input }) => {
+        const asked = input as { path: string; content: string };
+        if (asked.path === "denied.txt") return { approved: false, reason: "no" };
+        return { approved: true, updatedInput: { ...asked, path: "approved.txt" } };
+      },
+    });
+    await session.send("write the files");
+    expect(await read("approved.txt")).toBe("new");
+    expect(await read("asked.txt")).toBe("asked before");
+    expect(await read("denied.txt")).toBe("denied before");
+    expect((await store.listFileCheckpoints(session.id)).map((c) => c.path)).toEqual(["approved.txt"]);
+    const [first] = await session.history();
+    await session.rewind(first!.id, { files: true });
+    expect(await read("approved.txt")).toBe("approved before");
+    await session.close();
+  });
 });

@@ -1,16 +1,38 @@
 import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import type { AgentHooks, AgentMessage, AgentRuntimeEvent, ToolContext } from "@heddle/shared";
-import type { FileCheckpoint, SessionStore } from "../sessions/store.js";
-import { createWorkspace, type Workspace, writeFileAtomic } from "../tools/workspace.js";
+import type { AgentHooks, AgentMessage, AgentRuntimeEvent, AgentTool, ToolContext } from "@heddle/shared";
+import { HeddleError } from "@heddle/shared";
+import { createWorkspace, type Workspace, writeFileAtomic } from "../tools/index.js";
+import type { CheckpointStore, FileCheckpoint } from "./checkpoint-store.js";
 
-/** The two store methods checkpoints need; every `SessionStore` has them. */
-export type FileCheckpointStore = Pick<SessionStore, "saveFileCheckpoint" | "listFileCheckpoints">;
+/** The two store methods checkpoints need; every `SessionStore` has them. Alias of `CheckpointStore`. */
+export type FileCheckpointStore = CheckpointStore;
 
-/** A checkpoint could not be taken, so the write did not happen. */
-export class FileCheckpointError extends Error {
-  override name = "FileCheckpointError";
+/** A checkpoint could not be taken, so the write did not happen. Code `checkpoint_failed`. */
+export class FileCheckpointError extends HeddleError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("checkpoint_failed", message, options);
+    this.name = "FileCheckpointError";
+  }
 }
+
+/** For each file tool, the workspace path its input names (the file it is about to change). */
+export type FileToolPaths = { [toolName: string]: (input: unknown) => string | undefined };
+
+/** The default tools that change files: `write_file` and `edit_file`, both naming the file in `path`. */
+export const DEFAULT_FILE_TOOL_PATHS: FileToolPaths = {
+  write_file: pathOf,
+  edit_file: pathOf,
+};
+
+function pathOf(input: unknown): string | undefined {
+  const value = (input as { path?: unknown } | null)?.path;
+  return typeof value === "string" ? value : undefined;
+}
+
+// Snapshots taken (or being taken) per store, keyed session/message/path: two checkpointers on one store (a
+// host's own and its session's) take each file once per message, and parallel calls wait for the first.
+const takenByStore = new WeakMap<object, Map<string, Promise<void>>>();
 
 export interface FileCheckpointerOptions {
   store: FileCheckpointStore;
@@ -18,6 +40,8 @@ export interface FileCheckpointerOptions {
   sessionId?: string;
   workspaceRoot: string;
   now?: () => number;
+  /** Which tools `guardTools` checkpoints, and where their input names the file. Default `DEFAULT_FILE_TOOL_PATHS`. */
+  fileTools?: FileToolPaths;
 }
 
 /**
@@ -31,7 +55,8 @@ export class FileCheckpointer {
   readonly #now: () => number;
   readonly #messageByCall = new Map<string, string>();
   readonly #sessionByCall = new Map<string, string>();
-  readonly #taken = new Set<string>();
+  readonly #taken: Map<string, Promise<void>>;
+  readonly #fileTools: FileToolPaths;
   #currentMessageId: string | undefined;
   readonly sessionId: string | undefined;
 
@@ -43,6 +68,10 @@ export class FileCheckpointer {
     this.sessionId = options.sessionId;
     this.#workspace = createWorkspace(options.workspaceRoot);
     this.#now = options.now ?? Date.now;
+    this.#fileTools = options.fileTools ?? DEFAULT_FILE_TOOL_PATHS;
+    const taken = takenByStore.get(options.store) ?? new Map<string, Promise<void>>();
+    takenByStore.set(options.store, taken);
+    this.#taken = taken;
     this.hooks = {
       onEvent: (event: AgentRuntimeEvent) => this.#track(event),
       beforeTool: (ctx) => {
@@ -56,16 +85,35 @@ export class FileCheckpointer {
     this.#currentMessageId = messageId;
   }
 
-  /** Called by write_file/edit_file with the real path they are about to change, before they change it. */
+  /**
+   * The tools, with each file tool wrapped so the file its input names is checkpointed right before the call
+   * runs: with the input it runs with (after hooks and approval rewrote it), keyed by the call's ids from its
+   * `ToolContext`. A call that never runs (denied, skipped) leaves no checkpoint. Other tools pass through as is.
+   */
+  guardTools(tools: AgentTool[]): AgentTool[] {
+    return tools.map((tool) => {
+      const pathIn = Object.hasOwn(this.#fileTools, tool.name) ? this.#fileTools[tool.name] : undefined;
+      if (!pathIn) return tool;
+      // Same prototype and own fields, so a tool written as a class keeps its methods.
+      const guarded: AgentTool = Object.assign(Object.create(Object.getPrototypeOf(tool)), tool);
+      guarded.execute = async (input: unknown, ctx: ToolContext) => {
+        const named = pathIn(input);
+        // A path outside the workspace is the tool's own error to report; there is nothing to checkpoint.
+        const realPath = named === undefined ? undefined : await this.#workspace.resolve(named).catch(() => undefined);
+        if (realPath !== undefined) await this.beforeWrite(realPath, ctx);
+        return tool.execute(input, ctx);
+      };
+      return guarded;
+    });
+  }
+
+  /** Called with the real path a tool is about to change, before it changes it (write_file/edit_file call it). */
   async beforeWrite(realPath: string, ctx: ToolContext): Promise<void> {
     const messageId =
       this.#messageByCall.get(ctx.toolCallId) ??
       (typeof ctx.metadata?.messageId === "string" ? ctx.metadata.messageId : undefined) ??
       this.#currentMessageId;
-    const sessionId =
-      this.sessionId ??
-      this.#sessionByCall.get(ctx.toolCallId) ??
-      (typeof ctx.metadata?.sessionId === "string" ? ctx.metadata.sessionId : undefined);
+    const sessionId = this.sessionId ?? ctx.sessionId ?? this.#sessionByCall.get(ctx.toolCallId);
     if (!messageId || !sessionId) {
       throw new FileCheckpointError(
         `No ${messageId ? "session" : "message"} is known for tool call ${ctx.toolCallId}, so the file cannot be ` +
@@ -74,17 +122,24 @@ export class FileCheckpointer {
     }
     const relPath = this.#workspace.display(realPath);
     const key = `${sessionId}\0${messageId}\0${relPath}`;
-    if (this.#taken.has(key)) return;
-    const content = await readExisting(realPath);
-    const checkpoint: FileCheckpoint = {
-      sessionId,
-      messageId,
-      path: relPath,
-      content,
-      createdAt: this.#now(),
-    };
-    await this.#store.saveFileCheckpoint(checkpoint);
-    this.#taken.add(key);
+    const pending = this.#taken.get(key);
+    if (pending) return pending;
+    const taking = (async () => {
+      const content = await readExisting(realPath);
+      const checkpoint: FileCheckpoint = { sessionId, messageId, path: relPath, content, createdAt: this.#now() };
+      await this.#store.saveFileCheckpoint(checkpoint);
+    })();
+    this.#taken.set(key, taking);
+    try {
+      await taking;
+    } catch (error) {
+      // Not taken: a later call may try again, and this write does not happen.
+      this.#taken.delete(key);
+      throw new FileCheckpointError(
+        `Could not checkpoint ${relPath} before changing it: ${(error as Error)?.message ?? String(error)}`,
+        { cause: error },
+      );
+    }
   }
 
   #track(event: AgentRuntimeEvent): void {

@@ -8,12 +8,12 @@ import {
   userMessage,
 } from "@heddle/shared";
 import { describe, expect, it } from "vitest";
-import type { WorkingContext } from "../sessions/store.js";
 import { type CompactionEvent, Compactor } from "./compactor.js";
 import { isCompactionMessage } from "./strategy.js";
 import { summarizingCompaction } from "./summarizing.js";
 import { estimateMessageTokens, estimateTokens, tailStart } from "./tokens.js";
 import { truncatingCompaction } from "./truncating.js";
+import type { WorkingContext } from "./working-context.js";
 
 const signal = new AbortController().signal;
 

@@ -1,8 +1,8 @@
 import type { AgentMessage, AgentModel, ModelInfo, PrepareTurnContext, PrepareTurnResult } from "@heddle/shared";
-import type { WorkingContext } from "../sessions/store.js";
 import type { CompactionContext, CompactionReason, CompactionStrategy } from "./strategy.js";
 import { summarizingCompaction } from "./summarizing.js";
 import { estimateTokens } from "./tokens.js";
+import type { WorkingContext } from "./working-context.js";
 
 /** What a `PreCompact` hook point sees. */
 export interface PreCompactContext {

@@ -25,3 +25,4 @@ export {
 } from "./summarizing.js";
 export { estimateMessageTokens, estimateTokens, tailStart } from "./tokens.js";
 export { type TruncatingOptions, truncatingCompaction } from "./truncating.js";
+export type { WorkingContext, WorkingContextStore } from "./working-context.js";

@@ -1,3 +1,5 @@
+import { HeddleError } from "@heddle/shared";
+
 /** Why a session store refused a call; stable codes a host can switch on. */
 export type SessionStoreErrorCode =
   | "store_closed"
@@ -5,15 +7,19 @@ export type SessionStoreErrorCode =
   | "session_exists"
   | "message_not_found"
   | "invalid_input"
-  | "write_failed";
+  | "write_failed"
+  | "session_conflict"
+  | "database_corrupt"
+  | "database_read_only"
+  | "database_unavailable"
+  | "database_too_new";
 
-/** Every error a `SessionStore` or `SessionRuntime` raises on purpose carries a code. */
-export class SessionStoreError extends Error {
-  readonly code: SessionStoreErrorCode;
-  constructor(code: SessionStoreErrorCode, message: string) {
-    super(message);
+/** Every error a `SessionStore` or `SessionRuntime` raises on purpose carries a code (a `HeddleError`). */
+export class SessionStoreError extends HeddleError {
+  declare readonly code: SessionStoreErrorCode;
+  constructor(code: SessionStoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
     this.name = "SessionStoreError";
-    this.code = code;
   }
 }
 
@@ -62,5 +68,39 @@ export class InvalidSessionInputError extends SessionStoreError {
   constructor(message: string) {
     super("invalid_input", message);
     this.name = "InvalidSessionInputError";
+  }
+}
+
+/** A store write failed during a turn: the run was aborted so nothing unsaved piles up. */
+export class SessionWriteError extends SessionStoreError {
+  constructor(cause: unknown) {
+    super("write_failed", `Writing to the session store failed: ${(cause as Error)?.message ?? String(cause)}`, {
+      cause,
+    });
+    this.name = "SessionWriteError";
+  }
+}
+
+/**
+ * An append whose parent is no longer the session's head: another writer (a second process, a second handle)
+ * extended the session first. Nothing was stored; reopen the session to continue from the new head. Checked inside
+ * the store's write, so two writers never silently branch one session.
+ */
+export class SessionConflictError extends SessionStoreError {
+  readonly sessionId: string;
+  /** The parent the caller expected to be the head. */
+  readonly expectedHeadId: string | null;
+  /** The head the store has now. */
+  readonly actualHeadId: string | null;
+  constructor(sessionId: string, expectedHeadId: string | null, actualHeadId: string | null) {
+    super(
+      "session_conflict",
+      `Session "${sessionId}" was changed by another writer: its head is ${actualHeadId ?? "empty"}, not ` +
+        `${expectedHeadId ?? "empty"}. Nothing was stored; reopen the session to continue from its current history.`,
+    );
+    this.name = "SessionConflictError";
+    this.sessionId = sessionId;
+    this.expectedHeadId = expectedHeadId;
+    this.actualHeadId = actualHeadId;
   }
 }

@@ -2,11 +2,13 @@ export { createSession, openSession } from "./create-session.js";
 export {
   InvalidSessionInputError,
   MessageNotFoundError,
+  SessionConflictError,
   SessionExistsError,
   SessionNotFoundError,
   SessionStoreClosedError,
   SessionStoreError,
   type SessionStoreErrorCode,
+  SessionWriteError,
 } from "./errors.js";
 export { createMemorySessionData, type MemorySessionData, MemorySessionStore } from "./memory-store.js";
 export {
@@ -15,7 +17,7 @@ export {
   PostgresSessionStore,
   type PostgresSessionStoreOptions,
 } from "./postgres-store.js";
-export { danglingToolCalls, repairMessage } from "./repair.js";
+export { danglingToolCalls, pairToolMessages, repairMessage } from "./repair.js";
 export type { SessionEvent, SessionEventType, SessionListener, SessionUsage } from "./session-events.js";
 export type { CommandHookOptions, SessionStartSource } from "./session-hooks.js";
 export {
@@ -25,11 +27,13 @@ export {
   type SessionRunStream,
   SessionRuntime,
   type SessionTools,
-  SessionWriteError,
 } from "./session-runtime.js";
+export { SessionDatabaseError } from "./sqlite-errors.js";
+export type { UnreadableRow } from "./sqlite-rows.js";
 export { SESSION_MIGRATIONS, SESSION_SCHEMA_VERSION } from "./sqlite-schema.js";
 export { defaultSessionDbPath, SqliteSessionStore, type SqliteSessionStoreOptions } from "./sqlite-store.js";
 export type {
+  CheckpointStore,
   CreateSessionRecordInput,
   FileCheckpoint,
   ListSessionsOptions,
@@ -37,6 +41,9 @@ export type {
   SessionRecordPatch,
   SessionStore,
   StoredMessage,
+  TranscriptStore,
+  UsageStore,
   WorkingContext,
+  WorkingContextStore,
 } from "./store.js";
 export { modelKey } from "./store.js";

@@ -2,6 +2,7 @@ import { type AgentMessage, type AgentUsage, addUsage, createId, emptyUsage, typ
 import {
   InvalidSessionInputError,
   MessageNotFoundError,
+  SessionConflictError,
   SessionExistsError,
   SessionNotFoundError,
   SessionStoreClosedError,
@@ -112,6 +113,8 @@ export class MemorySessionStore implements SessionStore {
       );
     const parentId = options.parentId === undefined ? session.record.headMessageId : options.parentId;
     if (parentId !== null && !session.messages.has(parentId)) throw new MessageNotFoundError(sessionId, parentId);
+    const head = session.record.headMessageId;
+    if (parentId !== head) throw new SessionConflictError(sessionId, parentId, head);
     const stored: StoredMessage = { sessionId, message: structuredClone(message), parentId, seq: ++this.#data.seq };
     session.messages.set(message.id, stored);
     session.record.headMessageId = message.id;

@@ -2,6 +2,7 @@ import { type AgentMessage, type AgentUsage, addUsage, createId, emptyUsage, typ
 import {
   InvalidSessionInputError,
   MessageNotFoundError,
+  SessionConflictError,
   SessionExistsError,
   SessionNotFoundError,
   SessionStoreClosedError,
@@ -158,6 +159,9 @@ export class PostgresSessionStore implements SessionStore {
       const parentId = options.parentId === undefined ? session.head_message_id : options.parentId;
       if (parentId !== null && !(await this.#hasMessage(c, sessionId, parentId)))
         throw new MessageNotFoundError(sessionId, parentId);
+      // Another writer (another host) extended the session first: refuse instead of branching silently.
+      if (parentId !== session.head_message_id)
+        throw new SessionConflictError(sessionId, parentId, session.head_message_id);
       const inserted = await c.query(
         `INSERT INTO ${this.#q}.messages (session_id, id, parent_id, role, created_at, data)
          VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (session_id, id) DO NOTHING RETURNING seq`,

@@ -1,7 +1,6 @@
 import type { AgentRuntimeEvent } from "@heddle/shared";
-import type { CompactionEvent } from "../compaction/compactor.js";
-import type { CircuitBreakerSignal } from "../safety/circuit-breaker.js";
-import type { LoopSignal } from "../safety/loop-detection.js";
+import type { CompactionEvent } from "../compaction/index.js";
+import type { CircuitBreakerSignal, LoopSignal } from "../safety/index.js";
 
 /** Everything a session reports: the runtime's events re-emitted, plus its own. Each carries `sessionId`. */
 export type SessionEvent = { sessionId: string } & (

@@ -8,8 +8,8 @@ import {
   getMessageText,
   normalizeRunInput,
 } from "@heddle/shared";
-import type { CompactionOptions, PreCompactContext, PreCompactResult } from "../compaction/compactor.js";
-import { createHookEngine, type HookEngine, type HookEngineOptions } from "../hooks/hook-engine.js";
+import type { CompactionOptions, PreCompactContext, PreCompactResult } from "../compaction/index.js";
+import { createHookEngine, type HookEngine, type HookEngineOptions } from "../hooks/index.js";
 
 /** Command hooks of a session: the hook engine's options; the session fills in `workspaceRoot` and `sessionId`. */
 export type CommandHookOptions = Omit<HookEngineOptions, "workspaceRoot" | "sessionId">;

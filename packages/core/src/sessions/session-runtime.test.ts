@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createSession, openSession } from "./create-session.js";
 import {
   InvalidSessionInputError,
+  SessionConflictError,
   SessionExistsError,
   SessionNotFoundError,
   SessionStoreClosedError,
@@ -26,6 +27,25 @@ const echo = (name = "echo", run?: (input: any) => unknown): AgentTool => ({
 });
 
 describe("SessionRuntime", () => {
+  it("reports a listener that throws to the session's logger; the turn and the other listeners go on", async () => {
+    const errors: unknown[][] = [];
+    const logger = { debug() {}, info() {}, warn() {}, error: (...args: unknown[]) => void errors.push(args) };
+    const model = createScriptedModel([{ text: "fine" }]);
+    const session = await createSession({ store: new MemorySessionStore(), model, compaction: false, logger });
+    const heard: string[] = [];
+    session.subscribe((event) => {
+      if (event.type === "run-started") throw new Error("ui bug");
+    });
+    session.subscribe((event) => void heard.push(event.type));
+    const result = await session.send("hi");
+    expect(result.outputText).toBe("fine");
+    expect(heard).toContain("run-finished");
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0]![0])).toContain("run-started");
+    expect((errors[0]![1] as Error).message).toBe("ui bug");
+    await session.close();
+  });
+
   it("takes its tools from a function at the start of every turn, so tools may change between turns", async () => {
     const store = new MemorySessionStore();
     const model = createScriptedModel([{ text: "one" }, { text: "two" }]);
@@ -114,8 +134,48 @@ describe("SessionRuntime", () => {
     const result = await reopened.send("continue please");
     expect(result.outputText).toBe("recovered");
     expect(reopenedModel.requests[0]!.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "user"]);
+    // The "dead" process wakes up and writes its aborted tool result: refused, never a silent branch.
+    const acknowledged = await reopened.history();
     session.abort();
-    await running;
+    await expect(running).rejects.toBeInstanceOf(SessionConflictError);
+    expect(await reopened.history()).toEqual(acknowledged);
+  });
+
+  it("two stores on one SQLite file: a turn whose write lands on a moved head fails with SessionConflictError, and every acknowledged message stays visible", async () => {
+    const path = join(dir, "two-writers.db");
+    const storeA = new SqliteSessionStore({ path });
+    const storeB = new SqliteSessionStore({ path });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const a = await createSession({
+      store: storeA,
+      id: "ses_two_writers",
+      compaction: false,
+      model: createScriptedModel([{ toolCalls: [{ id: "w1", name: "wait", input: {} }] }, { text: "a done" }]),
+      tools: [echo("wait", () => gate.then(() => "waited"))],
+    });
+    const turnA = a.send("from a");
+    while ((await storeB.getHistory("ses_two_writers")).length < 2) await new Promise((r) => setTimeout(r, 5));
+    const b = await openSession({
+      store: storeB,
+      id: "ses_two_writers",
+      compaction: false,
+      model: createScriptedModel([{ text: "b answered" }]),
+    });
+    await b.send("from b");
+    const acknowledged = await b.history();
+    release();
+    const error = await turnA.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SessionConflictError);
+    expect((error as SessionConflictError).code).toBe("session_conflict");
+    expect(await a.history()).toEqual(acknowledged);
+    expect(acknowledged.map(getMessageText).slice(-2)).toEqual(["from b", "b answered"]);
+    await a.close();
+    await b.close();
+    await storeA.close();
+    await storeB.close();
   });
 
   it("forks at a message and rewinds the head", async () => {

@@ -1,91 +1,33 @@
 import { AgentRuntime } from "@heddle/agents";
-import type {
-  AgentHooks,
-  AgentMessage,
-  AgentRunInput,
-  AgentRunResult,
-  AgentRuntimeConfig,
-  AgentRuntimeEvent,
-  AgentTool,
-  ModelRef,
-  PrepareTurnContext,
-  PrepareTurnResult,
-} from "@heddle/shared";
 import {
-  FileCheckpointer,
-  type FileRestoreChange,
-  previewFileRestore,
-  restoreFileCheckpoints,
-} from "../checkpoints/index.js";
-import { type CompactionOptions, Compactor, type ManualCompactionResult } from "../compaction/compactor.js";
-import { createSafetyHooks, mergeHooks, type SafetyOptions } from "../safety/safety.js";
-import { FILE_CHECKPOINTER_METADATA_KEY } from "../tools/write-file.js";
+  type AgentMessage,
+  type AgentRunInput,
+  type AgentRunResult,
+  type AgentRuntimeEvent,
+  consoleLogger,
+  type ModelRef,
+} from "@heddle/shared";
+import { FileCheckpointer } from "../checkpoints/index.js";
+import type { Compactor, ManualCompactionResult } from "../compaction/index.js";
 import {
   InvalidSessionInputError,
-  MessageNotFoundError,
+  SessionConflictError,
   SessionStoreClosedError,
   SessionStoreError,
+  SessionWriteError,
 } from "./errors.js";
+import { type HistoryScope, previewRewindHistory, rewindHistory } from "./history-ops.js";
+import { compactHistory, createSessionCompactor } from "./session-compaction.js";
 import type { SessionEvent, SessionListener, SessionUsage } from "./session-events.js";
-import {
-  blockedTurnEvents,
-  blockedTurnResult,
-  type CommandHookOptions,
-  type SessionHooks,
-  type TurnGate,
-} from "./session-hooks.js";
+import { blockedTurnEvents, blockedTurnResult, type SessionHooks, type TurnGate } from "./session-hooks.js";
+import { SessionListeners } from "./session-listeners.js";
+import type { RewindPreview, RewindResult, SessionOptions } from "./session-options.js";
 import { type SessionRunStream, streamTurn } from "./session-stream.js";
 import type { SessionStore, WorkingContext } from "./store.js";
+import { buildTurnConfig, resolveTurnTools } from "./turn-config.js";
+import { WriteQueue } from "./write-queue.js";
 
-/** Options of `createSession` / `openSession`: the agent's config (minus what the session owns) and the session's. */
-/** A session's tools: a fixed array, or a function called at the start of every turn (MCP servers and plugins
- * add and remove tools while a session lives). */
-export type SessionTools = AgentTool[] | ((ctx: { sessionId: string }) => AgentTool[] | Promise<AgentTool[]>);
-
-export interface SessionOptions extends Omit<AgentRuntimeConfig, "initialMessages" | "sessionId" | "tools"> {
-  /** The tools of each turn: an array, or a function called at the start of each turn. */
-  tools?: SessionTools;
-  /** Where the session lives. Without it, a `SqliteSessionStore` at `.heddle/sessions.db` under `workspaceRoot`. */
-  store?: SessionStore;
-  /** The session id: chosen by `createSession` when absent; required by `openSession`. */
-  id?: string;
-  title?: string;
-  /** The workspace the session works in: recorded as its `cwd`, and the root for file rewind. */
-  workspaceRoot?: string;
-  /** Loop detection and the failure circuit breaker: on by default. */
-  safety?: SafetyOptions;
-  /** Compaction of the working context: on by default (summarizing, at 0.85 of the context window). */
-  compaction?: false | CompactionOptions;
-  /**
-   * Command hooks (`.heddle/settings.json` under `workspaceRoot`, plus settings and functions in code). Off unless
-   * given: a library must not run commands a cloned repository's settings file names just because it was opened.
-   */
-  commandHooks?: CommandHookOptions;
-}
-
-/** What `rewind` did. */
-export interface RewindResult {
-  headMessageId: string;
-  /** Files put back (only with `{files: true}`). */
-  files: FileRestoreChange[];
-}
-
-/** What a rewind would do, without doing it. */
-export interface RewindPreview {
-  /** Messages that leave the visible history. */
-  messagesRemoved: number;
-  files: FileRestoreChange[];
-}
-
-/** A store write failed during a turn: the run was aborted so nothing unsaved piles up. */
-export class SessionWriteError extends SessionStoreError {
-  constructor(cause: unknown) {
-    super("write_failed", `Writing to the session store failed: ${(cause as Error)?.message ?? String(cause)}`);
-    this.name = "SessionWriteError";
-    this.cause = cause;
-  }
-}
-
+export type { RewindPreview, RewindResult, SessionOptions, SessionTools } from "./session-options.js";
 export type { SessionRunStream } from "./session-stream.js";
 
 export interface SessionInternals {
@@ -100,14 +42,17 @@ export interface SessionInternals {
 
 /**
  * A conversation kept across turns and restarts. Each `send` builds a fresh `AgentRuntime` seeded with the whole
- * history from the store, and every message the runtime adds is written as it is added.
+ * history from the store, and every message the runtime adds is written as it is added. The parts live apart:
+ * the write queue (`write-queue.ts`), each turn's agent config (`turn-config.ts`), fork/rewind
+ * (`history-ops.ts`), compaction (`session-compaction.ts`) and the listeners (`session-listeners.ts`).
  */
 export class SessionRuntime {
   readonly id: string;
   readonly store: SessionStore;
   readonly #internals: SessionInternals;
-  readonly #listeners = new Set<SessionListener>();
+  readonly #listeners: SessionListeners;
   readonly #compactor: Compactor | undefined;
+  readonly #writes: WriteQueue;
   #agent: AgentRuntime | undefined;
   #running = false;
   #inflight: Promise<unknown> = Promise.resolve();
@@ -115,29 +60,26 @@ export class SessionRuntime {
   #abortReason: string | undefined;
   // Aborts what runs outside the agent: UserPromptSubmit/SessionStart hooks and a manual compaction.
   #turnController: AbortController | undefined;
-  #writes: Promise<void> = Promise.resolve();
-  #writeError: unknown;
   #lastMessageId: string | null = null;
+  #fileCheckpointer: FileCheckpointer | undefined;
 
   constructor(id: string, internals: SessionInternals) {
     this.id = id;
     this.store = internals.store;
     this.#internals = internals;
-    const compaction = internals.options.compaction;
-    if (compaction !== false)
-      this.#compactor = new Compactor(
-        internals.hooks ? internals.hooks.compactionOptions(compaction) : (compaction ?? {}),
-        {
-          sessionId: id,
-          ...(internals.options.model && { model: internals.options.model }),
-          save: async (context) => {
-            await this.#writes;
-            await this.store.saveWorkingContext(this.id, context);
-          },
-          emit: (event) => this.#emit({ ...event, sessionId: this.id }),
-        },
-        internals.working,
-      );
+    this.#listeners = new SessionListeners(internals.options.logger ?? consoleLogger);
+    this.#writes = new WriteQueue((error) =>
+      this.#agent?.abort(`the session store failed: ${(error as Error)?.message ?? String(error)}`),
+    );
+    this.#compactor = createSessionCompactor({
+      sessionId: id,
+      store: this.store,
+      options: internals.options,
+      working: internals.working,
+      hooks: internals.hooks,
+      flushWrites: () => this.#writes.settled(),
+      emit: (event) => this.#emit(event),
+    });
   }
 
   /** True while a turn runs. */
@@ -148,8 +90,7 @@ export class SessionRuntime {
   /** Listens to every event of every turn; returns the function that stops listening. */
   subscribe(listener: SessionListener): () => void {
     if (typeof listener !== "function") throw new InvalidSessionInputError("subscribe: listener must be a function");
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#listeners.add(listener);
   }
 
   /** Sends user input and runs the agent until it stops; resolves with the run's result. */
@@ -174,11 +115,26 @@ export class SessionRuntime {
     try {
       let gate: TurnGate = { blocked: false };
       if (this.#internals.hooks) gate = await this.#internals.hooks.beforeTurn(input, this.#turnController.signal);
+      // The head is read first: new messages link to the stored head even when the history skipped an unreadable
+      // row, and a writer that moves it in between turns this turn's first write into a conflict, never a branch.
+      const head = (await this.store.getSession(this.id))?.headMessageId ?? null;
       const history = await this.store.getHistory(this.id);
       if (gate.blocked) return this.#blocked(gate.reason, history);
-      this.#lastMessageId = history.at(-1)?.id ?? null;
-      const tools = await this.#tools();
-      const agent = new AgentRuntime({ ...this.#agentConfig(history, gate.context), ...(tools && { tools }) });
+      this.#lastMessageId = head;
+      const tools = await resolveTurnTools(this.#internals.options.tools, this.id);
+      const config = buildTurnConfig({
+        sessionId: this.id,
+        options: this.#internals.options,
+        history,
+        tools,
+        hookContext: gate.context,
+        flushWrites: () => this.#writes.settled(),
+        emit: (event) => this.#emit(event),
+        compactor: this.#compactor,
+        checkpointer: this.#checkpointer(),
+        sessionHooks: this.#internals.hooks,
+      });
+      const agent = new AgentRuntime(config);
       const unsubscribe = agent.subscribe((event) => this.#onAgentEvent(event));
       this.#agent = agent;
       if (this.#abortReason !== undefined) agent.abort(this.#abortReason);
@@ -189,12 +145,11 @@ export class SessionRuntime {
         unsubscribe();
         this.#agent = undefined;
       }
-      await this.#writes;
-      if (this.#writeError !== undefined) {
-        const error = this.#writeError;
-        this.#writeError = undefined;
-        throw new SessionWriteError(error);
-      }
+      await this.#writes.settled();
+      const failed = this.#writes.takeError();
+      // A conflict is its own clear failure (another writer extended the session): the host can reopen and retry.
+      if (failed)
+        throw failed.error instanceof SessionConflictError ? failed.error : new SessionWriteError(failed.error);
       return result;
     } finally {
       this.#running = false;
@@ -239,31 +194,13 @@ export class SessionRuntime {
   /** Moves the head back to `toMessageId`; with `{files: true}`, also puts back files changed after it. */
   async rewind(toMessageId: string, options: { files?: boolean } = {}): Promise<RewindResult> {
     this.#assertIdle("rewind");
-    if (!(await this.store.getMessage(this.id, toMessageId))) throw new MessageNotFoundError(this.id, toMessageId);
-    const files = options.files ? await restoreFileCheckpoints(this.#restoreOptions(toMessageId)) : [];
-    await this.store.setHead(this.id, toMessageId);
-    const working = this.#compactor?.working;
-    if (working) {
-      const history = await this.store.getHistory(this.id);
-      if (!history.some((m) => m.id === working.basedOnMessageId)) {
-        await this.store.saveWorkingContext(this.id, null);
-        this.#compactor!.working = undefined;
-      }
-    }
-    return { headMessageId: toMessageId, files };
+    return rewindHistory(this.#historyScope(), toMessageId, options);
   }
 
   /** What `rewind(toMessageId, {files: true})` would change. */
   async previewRewind(toMessageId: string): Promise<RewindPreview> {
     this.#assertOpen();
-    const history = await this.store.getHistory(this.id);
-    const index = history.findIndex((m) => m.id === toMessageId);
-    const target = await this.store.getHistory(this.id, { headMessageId: toMessageId });
-    const kept = index >= 0 ? index + 1 : target.filter((m) => history.some((h) => h.id === m.id)).length;
-    const files = this.#internals.options.workspaceRoot
-      ? await previewFileRestore(this.#restoreOptions(toMessageId))
-      : [];
-    return { messagesRemoved: history.length - kept, files };
+    return previewRewindHistory(this.#historyScope(), toMessageId);
   }
 
   /**
@@ -285,11 +222,7 @@ export class SessionRuntime {
     const run = (async () => {
       try {
         const history = await this.store.getHistory(this.id);
-        const systemPrompt = this.#internals.options.systemPrompt;
-        return await compactor.compactNow(history, {
-          ...(systemPrompt !== undefined && { systemPrompt }),
-          signal: controller.signal,
-        });
+        return await compactHistory(compactor, history, this.#internals.options.systemPrompt, controller.signal);
       } finally {
         this.#running = false;
         this.#turnController = undefined;
@@ -312,7 +245,7 @@ export class SessionRuntime {
     if (this.#closed) return;
     this.abort("the session is closing");
     await this.#inflight;
-    await this.#writes;
+    await this.#writes.settled();
     this.#closed = true;
     try {
       await this.#internals.hooks?.sessionEnd("close");
@@ -322,74 +255,17 @@ export class SessionRuntime {
     }
   }
 
-  #restoreOptions(toMessageId: string) {
-    const workspaceRoot = this.#internals.options.workspaceRoot;
-    if (!workspaceRoot)
-      throw new InvalidSessionInputError(
-        "rewind with files needs the session's workspaceRoot (give it to createSession/openSession)",
-      );
-    return { store: this.store, sessionId: this.id, workspaceRoot, afterMessageId: toMessageId };
-  }
-
-  #agentConfig(history: AgentMessage[], hookContext: string | undefined): AgentRuntimeConfig {
-    const {
-      store: _s,
-      id: _i,
-      title: _t,
-      workspaceRoot: _w,
-      safety,
-      compaction: _c,
-      commandHooks: _h,
-      hooks,
-      prepareTurn,
-      tools: _tools,
-      ...config
-    } = this.#internals.options;
-    // A tool never runs before the assistant message that called it is durably stored.
-    const flush: AgentHooks = { beforeTool: async () => void (await this.#writes) };
-    const safetyHooks = createSafetyHooks(safety ?? {}, {
-      onLoopSignal: (signal) => this.#emit({ type: "loop-warning", ...signal, sessionId: this.id }),
-      onCircuitBreaker: (signal) => this.#emit({ type: "circuit-breaker", ...signal, sessionId: this.id }),
-    });
-    const compactor = this.#compactor;
-    const project =
-      compactor || prepareTurn
-        ? async (ctx: PrepareTurnContext): Promise<PrepareTurnResult | void> => {
-            const compacted = compactor ? await compactor.prepareTurn(ctx) : undefined;
-            if (!prepareTurn) return compacted;
-            const own = await prepareTurn.call(config, { ...ctx, messages: compacted?.messages ?? ctx.messages });
-            return { ...compacted, ...own };
-          }
-        : undefined;
-    // With a workspace, every write_file/edit_file of this session is checkpointed (unless its tool has its own
-    // checkpointer), so rewind({files: true}) works without the host wiring a FileCheckpointer.
-    const checkpointer = this.#checkpointer();
+  #historyScope(): HistoryScope {
     return {
-      ...config,
+      store: this.store,
       sessionId: this.id,
-      initialMessages: history,
-      ...(checkpointer && { metadata: { ...config.metadata, [FILE_CHECKPOINTER_METADATA_KEY]: checkpointer } }),
-      hooks: mergeHooks(
-        flush,
-        checkpointer?.hooks,
-        hooks,
-        ...safetyHooks,
-        this.#internals.hooks?.turnHooks(hookContext),
-      ),
-      ...(project && { prepareTurn: project }),
+      workspaceRoot: this.#internals.options.workspaceRoot,
+      compactor: this.#compactor,
     };
   }
 
-  async #tools(): Promise<AgentTool[] | undefined> {
-    const tools = this.#internals.options.tools;
-    if (typeof tools !== "function") return tools;
-    const resolved = await tools({ sessionId: this.id });
-    if (!Array.isArray(resolved))
-      throw new InvalidSessionInputError("tools(): the session's tools function must return an array of tools");
-    return resolved;
-  }
-
-  #fileCheckpointer: FileCheckpointer | undefined;
+  // With a workspace, every write_file/edit_file of this session is checkpointed, so rewind({files: true}) works
+  // without the host wiring a FileCheckpointer.
   #checkpointer(): FileCheckpointer | undefined {
     const workspaceRoot = this.#internals.options.workspaceRoot;
     if (!workspaceRoot) return undefined;
@@ -407,7 +283,7 @@ export class SessionRuntime {
     if (event.type === "message-added") this.#save(event.message);
     else if (event.type === "usage-updated") {
       const delta = event.delta;
-      this.#enqueue(async () => void (await this.store.addUsage(this.id, this.#modelRef(), delta)));
+      this.#writes.enqueue(async () => void (await this.store.addUsage(this.id, this.#modelRef(), delta)));
     }
     this.#emit({ ...event, sessionId: this.id });
   }
@@ -415,33 +291,14 @@ export class SessionRuntime {
   #save(message: AgentMessage): void {
     const parentId = this.#lastMessageId;
     this.#lastMessageId = message.id;
-    this.#enqueue(async () => {
+    this.#writes.enqueue(async () => {
       const stored = await this.store.appendMessage(this.id, message, { parentId });
       this.#emit({ type: "session-saved", sessionId: this.id, messageId: message.id, seq: stored.seq });
     });
   }
 
-  // Writes run one after another, in the order the runtime added the messages; the first failure stops the turn.
-  #enqueue(task: () => Promise<void>): void {
-    this.#writes = this.#writes.then(async () => {
-      if (this.#writeError !== undefined) return;
-      try {
-        await task();
-      } catch (error) {
-        this.#writeError = error;
-        this.#agent?.abort(`the session store failed: ${(error as Error)?.message ?? String(error)}`);
-      }
-    });
-  }
-
   #emit(event: SessionEvent): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        globalThis.console?.error?.("[heddle] a session listener threw (the session goes on):", error);
-      }
-    }
+    this.#listeners.emit(event);
   }
 
   #assertOpen(): void {

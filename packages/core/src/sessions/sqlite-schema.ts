@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { SessionStoreError } from "./errors.js";
+import { SessionDatabaseError } from "./sqlite-errors.js";
 
 /**
  * Schema migrations, applied in order inside one immediate transaction at open. Never edit a shipped
@@ -72,8 +72,9 @@ export function migrate(db: Database.Database, path: string): void {
     const row = db.prepare("SELECT MAX(version) AS version FROM schema_migrations").get() as { version: number | null };
     const current = row.version ?? 0;
     if (current > SESSION_SCHEMA_VERSION)
-      throw new SessionStoreError(
-        "invalid_input",
+      throw new SessionDatabaseError(
+        "database_too_new",
+        path,
         `Session database ${path} has schema version ${current}, newer than this Heddle supports (${SESSION_SCHEMA_VERSION}); upgrade @heddle/core.`,
       );
     const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");

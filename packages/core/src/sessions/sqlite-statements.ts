@@ -1,3 +1,4 @@
+import { type AgentUsage, emptyUsage } from "@heddle/shared";
 import type Database from "better-sqlite3";
 import type { SessionRecord } from "./store.js";
 
@@ -56,7 +57,7 @@ export function prepare(db: Database.Database): Record<string, Database.Statemen
       "INSERT INTO messages (session_id, id, parent_id, role, created_at, data) VALUES (?, ?, ?, ?, ?, ?)",
     ),
     setHead: db.prepare("UPDATE sessions SET head_message_id = ?, updated_at = ? WHERE id = ?"),
-    history: db.prepare(`${PATH_CTE} SELECT data FROM path ORDER BY depth DESC`),
+    history: db.prepare(`${PATH_CTE} SELECT id, data FROM path ORDER BY depth DESC`),
     copyPath: db.prepare(
       `${PATH_CTE} INSERT INTO messages (session_id, id, parent_id, role, created_at, data)
         SELECT @forkId, p.id, p.parent_id, m.role, m.created_at, p.data
@@ -79,13 +80,20 @@ export function prepare(db: Database.Database): Record<string, Database.Statemen
   };
 }
 
-export function toRecord(row: SessionRow): SessionRecord {
+/**
+ * A session row as a record; `parse` reads its JSON columns (the SQLite store's falls back, and reports, on a bad
+ * one; the default throws).
+ */
+export function toRecord(
+  row: SessionRow,
+  parse: <T>(text: string, fallback: T) => T = (text) => JSON.parse(text),
+): SessionRecord {
   return {
     id: row.id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    usage: JSON.parse(row.usage),
-    usageByModel: JSON.parse(row.usage_by_model),
+    usage: { ...emptyUsage(), ...parse<Partial<AgentUsage>>(row.usage, {}) },
+    usageByModel: parse<{ [key: string]: AgentUsage }>(row.usage_by_model, {}),
     headMessageId: row.head_message_id,
     ...(row.title !== null && { title: row.title }),
     ...(row.model_provider !== null &&
@@ -93,6 +101,26 @@ export function toRecord(row: SessionRow): SessionRecord {
     ...(row.cwd !== null && { cwd: row.cwd }),
     ...(row.parent_session_id !== null && { parentSessionId: row.parent_session_id }),
     ...(row.forked_from_message_id !== null && { forkedFromMessageId: row.forked_from_message_id }),
-    ...(row.metadata !== null && { metadata: JSON.parse(row.metadata) }),
+    ...(row.metadata !== null && { metadata: parse<{ [key: string]: unknown }>(row.metadata, {}) }),
+  };
+}
+
+/** A new session row: empty usage, no head unless given. */
+export function sessionRow(
+  id: string,
+  now: number,
+  fields: Pick<SessionRow, "title" | "model_provider" | "model_id" | "cwd" | "metadata"> &
+    Partial<Pick<SessionRow, "head_message_id" | "parent_session_id" | "forked_from_message_id">>,
+): SessionRow {
+  return {
+    id,
+    created_at: now,
+    updated_at: now,
+    usage: JSON.stringify(emptyUsage()),
+    usage_by_model: "{}",
+    head_message_id: null,
+    parent_session_id: null,
+    forked_from_message_id: null,
+    ...fields,
   };
 }

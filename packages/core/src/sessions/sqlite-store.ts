@@ -1,16 +1,30 @@
 import { mkdirSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { type AgentMessage, type AgentUsage, addUsage, createId, emptyUsage, type ModelRef } from "@heddle/shared";
+import { dirname, resolve } from "node:path";
+import {
+  type AgentMessage,
+  type AgentUsage,
+  addUsage,
+  consoleLogger,
+  createId,
+  emptyUsage,
+  type ModelRef,
+} from "@heddle/shared";
 import Database from "better-sqlite3";
 import {
   InvalidSessionInputError,
   MessageNotFoundError,
+  SessionConflictError,
   SessionExistsError,
   SessionNotFoundError,
   SessionStoreClosedError,
 } from "./errors.js";
+import { pairToolMessages } from "./repair.js";
+import { databaseError } from "./sqlite-errors.js";
+import type { SqliteSessionStoreOptions } from "./sqlite-options.js";
+import { RowReader, type UnreadableRow } from "./sqlite-rows.js";
 import { migrate } from "./sqlite-schema.js";
-import { type MessageRow, prepare, type SessionRow, toRecord } from "./sqlite-statements.js";
+import { insertCheckpoint, readCheckpoints, readWorkingContext } from "./sqlite-side-tables.js";
+import { type MessageRow, prepare, type SessionRow, sessionRow, toRecord } from "./sqlite-statements.js";
 import {
   assertStorableMessage,
   type CreateSessionRecordInput,
@@ -24,116 +38,113 @@ import {
   type WorkingContext,
 } from "./store.js";
 
-export interface SqliteSessionStoreOptions {
-  /** The database file; created with its folder when missing. Use `defaultSessionDbPath(root)` for the default. */
-  path: string;
-  /**
-   * `FULL` (default) makes each committed message survive a power cut; `NORMAL` survives a process crash or
-   * kill (WAL) but may lose the last commits on power loss, and is faster on slow disks.
-   */
-  synchronous?: "NORMAL" | "FULL";
-  /** How long a writer waits for another process's write lock before failing (ms, default 5000). */
-  busyTimeoutMs?: number;
-}
-
-/** `.heddle/sessions.db` under the workspace root: where sessions live unless the host says otherwise. */
-export function defaultSessionDbPath(workspaceRoot: string): string {
-  return join(resolve(workspaceRoot), ".heddle", "sessions.db");
-}
+export { defaultSessionDbPath, type SqliteSessionStoreOptions } from "./sqlite-options.js";
 
 /**
  * The embedded default `SessionStore`, on better-sqlite3: WAL, a busy timeout so processes share one file, a
  * versioned schema, and one small immediate transaction per write. Messages are rows that are inserted once
- * and never rewritten.
+ * and never rewritten. A file it cannot use is a `SessionDatabaseError` naming it; a row it cannot read is
+ * skipped and reported (`unreadableRows`), and the rest of the session loads.
  */
 export class SqliteSessionStore implements SessionStore {
   readonly path: string;
   #db: Database.Database | undefined;
   readonly #stmts: ReturnType<typeof prepare>;
+  readonly #rows: RowReader;
 
   constructor(options: SqliteSessionStoreOptions) {
     if (!options || typeof options.path !== "string" || options.path === "")
       throw new InvalidSessionInputError("SqliteSessionStore: options.path must be a file path (or ':memory:').");
     this.path = options.path;
-    if (options.path !== ":memory:") mkdirSync(dirname(resolve(options.path)), { recursive: true });
-    const db = new Database(options.path);
+    this.#rows = new RowReader(options.path, options.logger ?? consoleLogger, options.onUnreadableRow);
+    let db: Database.Database | undefined;
     try {
+      if (options.path !== ":memory:") mkdirSync(dirname(resolve(options.path)), { recursive: true });
+      db = new Database(options.path);
       // The busy timeout comes first so that switching to WAL waits for another process instead of failing.
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       db.pragma("journal_mode = WAL");
       db.pragma(`synchronous = ${options.synchronous ?? "FULL"}`);
       db.pragma("foreign_keys = ON");
       migrate(db, options.path);
+      this.#stmts = prepare(db);
     } catch (error) {
-      db.close();
-      throw error;
+      db?.close();
+      throw databaseError(error, options.path);
     }
     this.#db = db;
-    this.#stmts = prepare(db);
+  }
+
+  /** The rows skipped since this store opened because they could not be read (each reported once). */
+  unreadableRows(): UnreadableRow[] {
+    return [...this.#rows.unreadable];
   }
 
   async createSession(input: CreateSessionRecordInput = {}): Promise<SessionRecord> {
-    const db = this.#open();
-    const id = input.id ?? createId("ses");
-    const now = Date.now();
-    const usage = JSON.stringify(emptyUsage());
-    return db
-      .transaction(() => {
-        if (this.#stmts.getSession.get(id)) throw new SessionExistsError(id);
-        this.#stmts.insertSession.run({
-          id,
-          title: input.title ?? null,
-          model_provider: input.model?.provider ?? null,
-          model_id: input.model?.id ?? null,
-          cwd: input.cwd ?? null,
-          created_at: now,
-          updated_at: now,
-          usage,
-          usage_by_model: "{}",
-          head_message_id: null,
-          parent_session_id: null,
-          forked_from_message_id: null,
-          metadata: input.metadata ? JSON.stringify(input.metadata) : null,
-        });
-        return toRecord(this.#stmts.getSession.get(id) as SessionRow);
-      })
-      .immediate();
+    return this.#guard(() => {
+      const db = this.#open();
+      const id = input.id ?? createId("ses");
+      const now = Date.now();
+      return db
+        .transaction(() => {
+          if (this.#stmts.getSession.get(id)) throw new SessionExistsError(id);
+          this.#stmts.insertSession.run(
+            sessionRow(id, now, {
+              title: input.title ?? null,
+              model_provider: input.model?.provider ?? null,
+              model_id: input.model?.id ?? null,
+              cwd: input.cwd ?? null,
+              metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+            }),
+          );
+          return this.#record(this.#stmts.getSession.get(id) as SessionRow);
+        })
+        .immediate();
+    });
   }
 
   async getSession(sessionId: string): Promise<SessionRecord | undefined> {
-    this.#open();
-    const row = this.#stmts.getSession.get(sessionId) as SessionRow | undefined;
-    return row && toRecord(row);
+    return this.#guard(() => {
+      this.#open();
+      const row = this.#stmts.getSession.get(sessionId) as SessionRow | undefined;
+      return row && this.#record(row);
+    });
   }
 
   async listSessions(options: ListSessionsOptions = {}): Promise<SessionRecord[]> {
-    this.#open();
-    const rows = this.#stmts.listSessions.all(options.limit ?? -1, options.offset ?? 0) as SessionRow[];
-    return rows.map(toRecord);
+    return this.#guard(() => {
+      this.#open();
+      const rows = this.#stmts.listSessions.all(options.limit ?? -1, options.offset ?? 0) as SessionRow[];
+      return rows.map((row) => this.#record(row));
+    });
   }
 
   async updateSession(sessionId: string, patch: SessionRecordPatch): Promise<SessionRecord> {
-    const db = this.#open();
-    return db
-      .transaction(() => {
-        const row = this.#row(sessionId);
-        this.#stmts.updateSession.run({
-          id: sessionId,
-          title: patch.title ?? row.title,
-          model_provider: patch.model ? patch.model.provider : row.model_provider,
-          model_id: patch.model ? patch.model.id : row.model_id,
-          cwd: patch.cwd ?? row.cwd,
-          metadata: patch.metadata ? JSON.stringify(patch.metadata) : row.metadata,
-          updated_at: Date.now(),
-        });
-        return toRecord(this.#row(sessionId));
-      })
-      .immediate();
+    return this.#guard(() => {
+      const db = this.#open();
+      return db
+        .transaction(() => {
+          const row = this.#row(sessionId);
+          this.#stmts.updateSession.run({
+            id: sessionId,
+            title: patch.title ?? row.title,
+            model_provider: patch.model ? patch.model.provider : row.model_provider,
+            model_id: patch.model ? patch.model.id : row.model_id,
+            cwd: patch.cwd ?? row.cwd,
+            metadata: patch.metadata ? JSON.stringify(patch.metadata) : row.metadata,
+            updated_at: Date.now(),
+          });
+          return this.#record(this.#row(sessionId));
+        })
+        .immediate();
+    });
   }
 
   async deleteSession(sessionId: string): Promise<boolean> {
-    this.#open();
-    return this.#stmts.deleteSession.run(sessionId).changes > 0;
+    return this.#guard(() => {
+      this.#open();
+      return this.#stmts.deleteSession.run(sessionId).changes > 0;
+    });
   }
 
   async appendMessage(
@@ -141,59 +152,84 @@ export class SqliteSessionStore implements SessionStore {
     message: AgentMessage,
     options: { parentId?: string | null } = {},
   ): Promise<StoredMessage> {
-    const db = this.#open();
-    assertStorableMessage(message);
-    const data = JSON.stringify(message);
-    // Immediate: the head is read under the write lock, so two writers never both branch from the same head.
-    return db
-      .transaction(() => {
-        const head = this.#stmts.getHead.get(sessionId) as { head_message_id: string | null } | undefined;
-        if (!head) throw new SessionNotFoundError(sessionId);
-        const parentId = options.parentId === undefined ? head.head_message_id : options.parentId;
-        if (parentId !== null && !this.#stmts.hasMessage.get(sessionId, parentId))
-          throw new MessageNotFoundError(sessionId, parentId);
-        let info: Database.RunResult;
-        try {
-          info = this.#stmts.insertMessage.run(
-            sessionId,
-            message.id,
-            parentId,
-            message.role,
-            message.createdAt ?? Date.now(),
-            data,
-          );
-        } catch (error) {
-          // The UNIQUE (session_id, id) index is the duplicate check: no extra lookup per append.
-          if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE")
-            throw new InvalidSessionInputError(
-              `appendMessage: session "${sessionId}" already has a message "${message.id}".`,
+    return this.#guard(() => {
+      const db = this.#open();
+      assertStorableMessage(message);
+      const data = JSON.stringify(message);
+      // Immediate: the head is read under the write lock, so two writers never both branch from the same head.
+      return db
+        .transaction(() => {
+          const head = this.#stmts.getHead.get(sessionId) as { head_message_id: string | null } | undefined;
+          if (!head) throw new SessionNotFoundError(sessionId);
+          const parentId = options.parentId === undefined ? head.head_message_id : options.parentId;
+          if (parentId !== null && !this.#stmts.hasMessage.get(sessionId, parentId))
+            throw new MessageNotFoundError(sessionId, parentId);
+          // Under the write lock: a parent that is no longer the head means another writer got here first.
+          if (parentId !== head.head_message_id)
+            throw new SessionConflictError(sessionId, parentId, head.head_message_id);
+          let info: Database.RunResult;
+          try {
+            info = this.#stmts.insertMessage.run(
+              sessionId,
+              message.id,
+              parentId,
+              message.role,
+              message.createdAt ?? Date.now(),
+              data,
             );
-          throw error;
-        }
-        this.#stmts.setHead.run(message.id, Date.now(), sessionId);
-        return { sessionId, message: JSON.parse(data) as AgentMessage, parentId, seq: Number(info.lastInsertRowid) };
-      })
-      .immediate();
+          } catch (error) {
+            // The UNIQUE (session_id, id) index is the duplicate check: no extra lookup per append.
+            if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE")
+              throw new InvalidSessionInputError(
+                `appendMessage: session "${sessionId}" already has a message "${message.id}".`,
+              );
+            throw error;
+          }
+          this.#stmts.setHead.run(message.id, Date.now(), sessionId);
+          return { sessionId, message: JSON.parse(data) as AgentMessage, parentId, seq: Number(info.lastInsertRowid) };
+        })
+        .immediate();
+    });
   }
 
   async getMessage(sessionId: string, messageId: string): Promise<StoredMessage | undefined> {
-    this.#open();
-    this.#row(sessionId);
-    const row = this.#stmts.getMessage.get(sessionId, messageId) as MessageRow | undefined;
-    return row && { sessionId, message: JSON.parse(row.data), parentId: row.parent_id, seq: row.seq };
+    return this.#guard(() => {
+      this.#open();
+      this.#row(sessionId);
+      const row = this.#stmts.getMessage.get(sessionId, messageId) as MessageRow | undefined;
+      if (!row) return undefined;
+      const message = this.#rows.parse<AgentMessage | undefined>(row.data, undefined, {
+        table: "messages",
+        sessionId,
+        messageId,
+      });
+      return message && { sessionId, message, parentId: row.parent_id, seq: row.seq };
+    });
   }
 
   async getHistory(sessionId: string, options: { headMessageId?: string | null } = {}): Promise<AgentMessage[]> {
-    const db = this.#open();
-    // One read transaction: the head and the rows come from the same snapshot even while another process writes.
-    return db.transaction(() => {
-      const row = this.#row(sessionId);
-      const head = options.headMessageId === undefined ? row.head_message_id : options.headMessageId;
-      if (head === null) return [];
-      const rows = this.#stmts.history.all({ sessionId, head }) as Array<{ data: string }>;
-      if (rows.length === 0) throw new MessageNotFoundError(sessionId, head);
-      return rows.map((r) => JSON.parse(r.data) as AgentMessage);
-    })();
+    return this.#guard(() => {
+      const db = this.#open();
+      // One read transaction: the head and the rows come from the same snapshot even while another process writes.
+      return db.transaction(() => {
+        const row = this.#row(sessionId);
+        const head = options.headMessageId === undefined ? row.head_message_id : options.headMessageId;
+        if (head === null) return [];
+        const rows = this.#stmts.history.all({ sessionId, head }) as Array<{ id: string; data: string }>;
+        if (rows.length === 0) throw new MessageNotFoundError(sessionId, head);
+        const messages: AgentMessage[] = [];
+        for (const r of rows) {
+          const message = this.#rows.parse<AgentMessage | undefined>(r.data, undefined, {
+            table: "messages",
+            sessionId,
+            messageId: r.id,
+          });
+          if (message) messages.push(message);
+        }
+        // A skipped message may have split a tool call from its result: keep the rest valid for the next request.
+        return messages.length === rows.length ? messages : pairToolMessages(messages);
+      })();
+    });
   }
 
   async forkSession(
@@ -201,149 +237,136 @@ export class SqliteSessionStore implements SessionStore {
     atMessageId: string,
     input: CreateSessionRecordInput = {},
   ): Promise<SessionRecord> {
-    const db = this.#open();
-    return db
-      .transaction(() => {
-        const source = this.#row(sessionId);
-        if (!this.#stmts.hasMessage.get(sessionId, atMessageId)) throw new MessageNotFoundError(sessionId, atMessageId);
-        const id = input.id ?? createId("ses");
-        if (this.#stmts.getSession.get(id)) throw new SessionExistsError(id);
-        const now = Date.now();
-        this.#stmts.insertSession.run({
-          id,
-          title: input.title ?? source.title,
-          model_provider: input.model ? input.model.provider : source.model_provider,
-          model_id: input.model ? input.model.id : source.model_id,
-          cwd: input.cwd ?? source.cwd,
-          created_at: now,
-          updated_at: now,
-          usage: JSON.stringify(emptyUsage()),
-          usage_by_model: "{}",
-          head_message_id: atMessageId,
-          parent_session_id: sessionId,
-          forked_from_message_id: atMessageId,
-          metadata: input.metadata ? JSON.stringify(input.metadata) : source.metadata,
-        });
-        // The fork owns a copy of its path, so deleting the source never breaks it.
-        this.#stmts.copyPath.run({ sessionId, head: atMessageId, forkId: id });
-        return toRecord(this.#row(id));
-      })
-      .immediate();
+    return this.#guard(() => {
+      const db = this.#open();
+      return db
+        .transaction(() => {
+          const source = this.#row(sessionId);
+          if (!this.#stmts.hasMessage.get(sessionId, atMessageId))
+            throw new MessageNotFoundError(sessionId, atMessageId);
+          const id = input.id ?? createId("ses");
+          if (this.#stmts.getSession.get(id)) throw new SessionExistsError(id);
+          const now = Date.now();
+          this.#stmts.insertSession.run(
+            sessionRow(id, now, {
+              title: input.title ?? source.title,
+              model_provider: input.model ? input.model.provider : source.model_provider,
+              model_id: input.model ? input.model.id : source.model_id,
+              cwd: input.cwd ?? source.cwd,
+              metadata: input.metadata ? JSON.stringify(input.metadata) : source.metadata,
+              head_message_id: atMessageId,
+              parent_session_id: sessionId,
+              forked_from_message_id: atMessageId,
+            }),
+          );
+          // The fork owns a copy of its path, so deleting the source never breaks it.
+          this.#stmts.copyPath.run({ sessionId, head: atMessageId, forkId: id });
+          return this.#record(this.#row(id));
+        })
+        .immediate();
+    });
   }
 
   async setHead(sessionId: string, messageId: string | null): Promise<SessionRecord> {
-    const db = this.#open();
-    return db
-      .transaction(() => {
-        this.#row(sessionId);
-        if (messageId !== null && !this.#stmts.hasMessage.get(sessionId, messageId))
-          throw new MessageNotFoundError(sessionId, messageId);
-        this.#stmts.setHead.run(messageId, Date.now(), sessionId);
-        return toRecord(this.#row(sessionId));
-      })
-      .immediate();
+    return this.#guard(() => {
+      const db = this.#open();
+      return db
+        .transaction(() => {
+          this.#row(sessionId);
+          if (messageId !== null && !this.#stmts.hasMessage.get(sessionId, messageId))
+            throw new MessageNotFoundError(sessionId, messageId);
+          this.#stmts.setHead.run(messageId, Date.now(), sessionId);
+          return this.#record(this.#row(sessionId));
+        })
+        .immediate();
+    });
   }
 
   async saveWorkingContext(sessionId: string, context: WorkingContext | null): Promise<void> {
-    const db = this.#open();
-    db.transaction(() => {
-      this.#row(sessionId);
-      if (context === null) {
-        this.#stmts.deleteWorking.run(sessionId);
-        return;
-      }
-      if (!this.#stmts.hasMessage.get(sessionId, context.basedOnMessageId))
-        throw new MessageNotFoundError(sessionId, context.basedOnMessageId);
-      this.#stmts.upsertWorking.run(
-        sessionId,
-        context.basedOnMessageId,
-        context.strategy,
-        context.createdAt,
-        JSON.stringify(context.messages),
-      );
-    }).immediate();
+    return this.#guard(() => {
+      const db = this.#open();
+      db.transaction(() => {
+        this.#row(sessionId);
+        if (context === null) {
+          this.#stmts.deleteWorking.run(sessionId);
+          return;
+        }
+        if (!this.#stmts.hasMessage.get(sessionId, context.basedOnMessageId))
+          throw new MessageNotFoundError(sessionId, context.basedOnMessageId);
+        this.#stmts.upsertWorking.run(
+          sessionId,
+          context.basedOnMessageId,
+          context.strategy,
+          context.createdAt,
+          JSON.stringify(context.messages),
+        );
+      }).immediate();
+    });
   }
 
   async getWorkingContext(sessionId: string): Promise<WorkingContext | undefined> {
-    this.#open();
-    this.#row(sessionId);
-    const row = this.#stmts.getWorking.get(sessionId) as
-      | { based_on_message_id: string; strategy: string; created_at: number; data: string }
-      | undefined;
-    return (
-      row && {
-        messages: JSON.parse(row.data),
-        basedOnMessageId: row.based_on_message_id,
-        strategy: row.strategy,
-        createdAt: row.created_at,
-      }
-    );
+    return this.#guard(() => {
+      this.#open();
+      this.#row(sessionId);
+      return readWorkingContext(this.#stmts, this.#rows, sessionId);
+    });
   }
 
   async addUsage(sessionId: string, model: ModelRef | undefined, usage: Partial<AgentUsage>): Promise<SessionRecord> {
-    const db = this.#open();
-    return db
-      .transaction(() => {
-        const row = this.#row(sessionId);
-        const byModel = JSON.parse(row.usage_by_model) as Record<string, AgentUsage>;
-        const key = modelKey(model);
-        byModel[key] = addUsage(byModel[key] ?? emptyUsage(), usage);
-        const total = addUsage(JSON.parse(row.usage), usage);
-        this.#stmts.setUsage.run(JSON.stringify(total), JSON.stringify(byModel), Date.now(), sessionId);
-        return toRecord(this.#row(sessionId));
-      })
-      .immediate();
+    return this.#guard(() => {
+      const db = this.#open();
+      return db
+        .transaction(() => {
+          const row = this.#row(sessionId);
+          const record = this.#record(row);
+          const byModel: Record<string, AgentUsage> = record.usageByModel;
+          const key = modelKey(model);
+          byModel[key] = addUsage(byModel[key] ?? emptyUsage(), usage);
+          const total = addUsage(record.usage, usage);
+          this.#stmts.setUsage.run(JSON.stringify(total), JSON.stringify(byModel), Date.now(), sessionId);
+          return this.#record(this.#row(sessionId));
+        })
+        .immediate();
+    });
   }
 
   async saveFileCheckpoint(checkpoint: FileCheckpoint): Promise<void> {
-    const db = this.#open();
-    db.transaction(() => {
-      this.#row(checkpoint.sessionId);
-      const message = this.#stmts.getMessage.get(checkpoint.sessionId, checkpoint.messageId) as MessageRow | undefined;
-      // A checkpoint for a message not stored yet sorts after everything written so far.
-      const messageSeq =
-        message?.seq ?? (this.#stmts.maxSeq.get(checkpoint.sessionId) as { seq: number | null }).seq ?? 0;
-      this.#stmts.insertCheckpoint.run(
-        checkpoint.sessionId,
-        checkpoint.messageId,
-        messageSeq,
-        checkpoint.path,
-        checkpoint.content === null ? 0 : 1,
-        checkpoint.content === null ? null : Buffer.from(checkpoint.content),
-        checkpoint.createdAt,
-      );
-    }).immediate();
+    return this.#guard(() => {
+      const db = this.#open();
+      db.transaction(() => {
+        this.#row(checkpoint.sessionId);
+        insertCheckpoint(this.#stmts, checkpoint);
+      }).immediate();
+    });
   }
 
   async listFileCheckpoints(sessionId: string, options: { afterMessageId?: string } = {}): Promise<FileCheckpoint[]> {
-    this.#open();
-    this.#row(sessionId);
-    let after = -1;
-    if (options.afterMessageId !== undefined) {
-      const message = this.#stmts.getMessage.get(sessionId, options.afterMessageId) as MessageRow | undefined;
-      if (!message) throw new MessageNotFoundError(sessionId, options.afterMessageId);
-      after = message.seq;
-    }
-    const rows = this.#stmts.listCheckpoints.all(sessionId, after) as Array<{
-      message_id: string;
-      path: string;
-      existed: number;
-      content: Buffer | null;
-      created_at: number;
-    }>;
-    return rows.map((r) => ({
-      sessionId,
-      messageId: r.message_id,
-      path: r.path,
-      content: r.existed ? new Uint8Array(r.content ?? new Uint8Array(0)) : null,
-      createdAt: r.created_at,
-    }));
+    return this.#guard(() => {
+      this.#open();
+      this.#row(sessionId);
+      return readCheckpoints(this.#stmts, sessionId, options.afterMessageId);
+    });
   }
 
   async close(): Promise<void> {
     const db = this.#db;
     this.#db = undefined;
     db?.close();
+  }
+
+  // Every call runs here: SQLite's errors about the file become a SessionDatabaseError naming it.
+  #guard<T>(body: () => T): Promise<T> {
+    try {
+      return Promise.resolve(body());
+    } catch (error) {
+      return Promise.reject(databaseError(error, this.path));
+    }
+  }
+
+  #record(row: SessionRow): SessionRecord {
+    return toRecord(row, (text, fallback) =>
+      this.#rows.parse(text, fallback, { table: "sessions", sessionId: row.id }),
+    );
   }
 
   #open(): Database.Database {

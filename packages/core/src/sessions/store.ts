@@ -1,5 +1,9 @@
 import type { AgentMessage, AgentUsage, ModelRef } from "@heddle/shared";
+import type { CheckpointStore, FileCheckpoint } from "../checkpoints/index.js";
+import type { WorkingContext, WorkingContextStore } from "../compaction/index.js";
 import { InvalidSessionInputError } from "./errors.js";
+
+export type { CheckpointStore, FileCheckpoint, WorkingContext, WorkingContextStore };
 
 /** A session's metadata. The transcript itself is read with `getHistory`. */
 export interface SessionRecord {
@@ -51,39 +55,17 @@ export interface StoredMessage {
   seq: number;
 }
 
-/**
- * The compacted view of a conversation, stored beside the whole transcript. The next turn's model request is
- * `messages` followed by the transcript messages after `basedOnMessageId`.
- */
-export interface WorkingContext {
-  messages: AgentMessage[];
-  /** The transcript message the compacted view covers up to (inclusive). */
-  basedOnMessageId: string;
-  /** The strategy that produced it (`summarizing`, `truncating`, ...). */
-  strategy: string;
-  createdAt: number;
-}
-
-/** A file's content before a tool changed it. `content: null` means the file did not exist. */
-export interface FileCheckpoint {
-  sessionId: string;
-  /** The message (an assistant message with the tool call) the change belongs to. */
-  messageId: string;
-  path: string;
-  content: Uint8Array | null;
-  createdAt: number;
-}
-
 export interface ListSessionsOptions {
   limit?: number;
   offset?: number;
 }
 
 /**
- * Where sessions live. Every method is async so a networked store (PostgreSQL, ...) fits the same seam, and no
- * method assumes a single process. A closed store rejects every call with `SessionStoreClosedError`.
+ * The transcript part of a session store: session records and the message tree. Every method is async so a
+ * networked store (PostgreSQL, ...) fits the same seam, and no method assumes a single process. A closed store
+ * rejects every call with `SessionStoreClosedError`.
  */
-export interface SessionStore {
+export interface TranscriptStore {
   /** Creates a session; an id that exists rejects with `SessionExistsError`. */
   createSession(input?: CreateSessionRecordInput): Promise<SessionRecord>;
   getSession(sessionId: string): Promise<SessionRecord | undefined>;
@@ -94,7 +76,9 @@ export interface SessionStore {
   deleteSession(sessionId: string): Promise<boolean>;
   /**
    * Appends one message and makes it the head. `parentId` defaults to the current head; `null` starts a new
-   * root. One small write: the transcript is never rewritten.
+   * root. One small write: the transcript is never rewritten. An explicit `parentId` that is no longer the head
+   * (another writer extended the session since the caller read it) rejects with `SessionConflictError`, checked
+   * inside the write: a session never branches silently. Branching on purpose is `setHead`, then an append.
    */
   appendMessage(
     sessionId: string,
@@ -108,19 +92,20 @@ export interface SessionStore {
   forkSession(sessionId: string, atMessageId: string, input?: CreateSessionRecordInput): Promise<SessionRecord>;
   /** Moves the head (rewind); later appends branch from there. `null` empties the visible history. */
   setHead(sessionId: string, messageId: string | null): Promise<SessionRecord>;
-  /** Stores (or, with `null`, clears) the compacted working context. */
-  saveWorkingContext(sessionId: string, context: WorkingContext | null): Promise<void>;
-  getWorkingContext(sessionId: string): Promise<WorkingContext | undefined>;
-  /** Adds a model response's usage to the session totals and to its model's. */
-  addUsage(sessionId: string, model: ModelRef | undefined, usage: Partial<AgentUsage>): Promise<SessionRecord>;
-  saveFileCheckpoint(checkpoint: FileCheckpoint): Promise<void>;
-  /**
-   * Checkpoints in write order; with `afterMessageId`, only those whose message was appended after it
-   * (what a rewind to that message must undo).
-   */
-  listFileCheckpoints(sessionId: string, options?: { afterMessageId?: string }): Promise<FileCheckpoint[]>;
   close(): Promise<void>;
 }
+
+/** The usage part of a session store: totals per session and per model, read back with `getSession`. */
+export interface UsageStore {
+  /** Adds a model response's usage to the session totals and to its model's. */
+  addUsage(sessionId: string, model: ModelRef | undefined, usage: Partial<AgentUsage>): Promise<SessionRecord>;
+}
+
+/**
+ * Where sessions live: the transcript, usage, the compacted working context and file checkpoints. Each part
+ * has its own interface and its own conformance suite in `@heddle/core/testing`.
+ */
+export interface SessionStore extends TranscriptStore, UsageStore, WorkingContextStore, CheckpointStore {}
 
 /** The key of a model in `usageByModel`. */
 export function modelKey(model: ModelRef | undefined): string {

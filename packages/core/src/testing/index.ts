@@ -1,3 +1,8 @@
 // @heddle/core/testing: helpers for testing hosts and custom stores. Imports vitest (an optional peer).
+export { runCheckpointStoreConformance } from "./checkpoint-conformance.js";
 export { type MakeSessionStore, runSessionStoreConformance } from "./conformance.js";
+export type { MakeStore } from "./harness.js";
 export { type MakeTeamMailbox, runTeamMailboxConformance } from "./team-mailbox-conformance.js";
+export { runTranscriptStoreConformance } from "./transcript-conformance.js";
+export { runUsageStoreConformance } from "./usage-conformance.js";
+export { runWorkingContextStoreConformance } from "./working-context-conformance.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { TeamMailbox } from "../teams/mailbox.js";
+import type { TeamMailbox } from "../teams/index.js";
 
 /**
  * Opens a mailbox at `location`. Opening the same location again must reach the same messages (another process or

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { ToolInputError } from "./errors.js";
 import { looksBinary } from "./read-file.js";
 import { type Workspace, writeFileAtomic } from "./workspace.js";
-import { checkpointerFor, type WriteCheckpointer } from "./write-file.js";
+import type { WriteCheckpointer } from "./write-file.js";
 
 const inputSchema = z.object({
   path: z.string().describe("File path, relative to the workspace root."),
@@ -59,7 +59,7 @@ export function createEditFileTool(workspace: Workspace, checkpointer?: WriteChe
       const after = input.replace_all
         ? before.split(oldText).join(newText)
         : replaceAt(before, positions[0]!, oldText, newText);
-      await checkpointerFor(checkpointer, ctx)?.beforeWrite(real, ctx);
+      await checkpointer?.beforeWrite(real, ctx);
       await writeFileAtomic(real, after);
       const patch = createTwoFilesPatch(`a/${shown}`, `b/${shown}`, before, after, undefined, undefined, {
         context: 3,

@@ -16,9 +16,4 @@ export { createLoadSkillTool, formatSkillsForPrompt, listSkills, type Skill } fr
 export { createSubmitResultTool } from "./submit-result.js";
 export { createTodoWriteTool, renderTodos, type TodoItem } from "./todo.js";
 export { createWorkspace, type Workspace, writeFileAtomic } from "./workspace.js";
-export {
-  checkpointerFor,
-  createWriteFileTool,
-  FILE_CHECKPOINTER_METADATA_KEY,
-  type WriteCheckpointer,
-} from "./write-file.js";
+export { createWriteFileTool, type WriteCheckpointer } from "./write-file.js";

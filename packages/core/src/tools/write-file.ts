@@ -10,19 +10,6 @@ export interface WriteCheckpointer {
   beforeWrite(realPath: string, ctx: ToolContext): Promise<void>;
 }
 
-/**
- * Where a session puts its checkpointer in every tool's `ctx.metadata`. write_file and edit_file made without a
- * checkpointer of their own use it, so a session with a workspace can rewind files without the host wiring one.
- */
-export const FILE_CHECKPOINTER_METADATA_KEY = "heddle.fileCheckpointer";
-
-/** The tool's own checkpointer, else the one its session handed over in `ctx.metadata`. */
-export function checkpointerFor(own: WriteCheckpointer | undefined, ctx: ToolContext): WriteCheckpointer | undefined {
-  if (own) return own;
-  const given = ctx.metadata?.[FILE_CHECKPOINTER_METADATA_KEY] as WriteCheckpointer | undefined;
-  return typeof given?.beforeWrite === "function" ? given : undefined;
-}
-
 const inputSchema = z.object({
   path: z.string().describe("File path, relative to the workspace root."),
   content: z.string().describe("The whole new content of the file."),
@@ -41,7 +28,7 @@ export function createWriteFileTool(workspace: Workspace, checkpointer?: WriteCh
       const shown = workspace.display(real);
       const existing = await stat(real).catch(() => undefined);
       if (existing?.isDirectory()) throw new ToolInputError("is_directory", `${shown} is a directory, not a file.`);
-      await checkpointerFor(checkpointer, ctx)?.beforeWrite(real, ctx);
+      await checkpointer?.beforeWrite(real, ctx);
       await mkdir(path.dirname(real), { recursive: true });
       await writeFileAtomic(real, input.content);
       const bytes = Buffer.byteLength(input.content);

@@ -7,7 +7,7 @@ import {
   InMemoryTeamMailbox,
   type InMemoryTeamMailboxData,
   SqliteTeamMailbox,
-} from "../../src/index.js";
+} from "../../src/teams/index.js";
 import { runTeamMailboxConformance } from "../../src/testing/index.js";
 
 const memory = new Map<string, InMemoryTeamMailboxData>();

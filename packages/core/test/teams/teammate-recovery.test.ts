@@ -1,13 +1,8 @@
 import { createScriptedModel } from "@heddle/llms/testing";
 import { assistantMessage, getMessageText, userMessage } from "@heddle/shared";
 import { describe, expect, it } from "vitest";
-import {
-  AgentTeamManager,
-  InMemoryTeamMailbox,
-  MemorySessionStore,
-  type TeammateEvent,
-  teamTurnMessageId,
-} from "../../src/index.js";
+import { MemorySessionStore } from "../../src/sessions/index.js";
+import { AgentTeamManager, InMemoryTeamMailbox, type TeammateEvent, teamTurnMessageId } from "../../src/teams/index.js";
 
 async function collect(run: AsyncGenerator<TeammateEvent>, until: TeammateEvent["type"]): Promise<TeammateEvent[]> {
   const events: TeammateEvent[] = [];

@@ -1,0 +1,51 @@
+import type { AgentRuntimeConfig, AgentTool, Logger } from "@heddle/shared";
+import type { FileRestoreChange } from "../checkpoints/index.js";
+import type { CompactionOptions } from "../compaction/index.js";
+import type { SafetyOptions } from "../safety/index.js";
+import type { CommandHookOptions } from "./session-hooks.js";
+import type { SessionStore } from "./store.js";
+
+/** A session's tools: a fixed array, or a function called at the start of every turn (MCP servers and plugins
+ * add and remove tools while a session lives). */
+export type SessionTools = AgentTool[] | ((ctx: { sessionId: string }) => AgentTool[] | Promise<AgentTool[]>);
+
+/** Options of `createSession` / `openSession`: the agent's config (minus what the session owns) and the session's. */
+export interface SessionOptions extends Omit<AgentRuntimeConfig, "initialMessages" | "sessionId" | "tools"> {
+  /** The tools of each turn: an array, or a function called at the start of each turn. */
+  tools?: SessionTools;
+  /** Where the session lives. Without it, a `SqliteSessionStore` at `.heddle/sessions.db` under `workspaceRoot`. */
+  store?: SessionStore;
+  /** The session id: chosen by `createSession` when absent; required by `openSession`. */
+  id?: string;
+  title?: string;
+  /** The workspace the session works in: recorded as its `cwd`, and the root for file rewind. */
+  workspaceRoot?: string;
+  /** Loop detection and the failure circuit breaker: on by default. */
+  safety?: SafetyOptions;
+  /** Compaction of the working context: on by default (summarizing, at 0.85 of the context window). */
+  compaction?: false | CompactionOptions;
+  /**
+   * Command hooks (`.heddle/settings.json` under `workspaceRoot`, plus settings and functions in code). Off unless
+   * given: a library must not run commands a cloned repository's settings file names just because it was opened.
+   */
+  commandHooks?: CommandHookOptions;
+  /**
+   * Where the session reports what it cannot throw: a listener that threw, a stored message it could not read.
+   * Default: `consoleLogger` from `@heddle/shared`.
+   */
+  logger?: Logger;
+}
+
+/** What `rewind` did. */
+export interface RewindResult {
+  headMessageId: string;
+  /** Files put back (only with `{files: true}`). */
+  files: FileRestoreChange[];
+}
+
+/** What a rewind would do, without doing it. */
+export interface RewindPreview {
+  /** Messages that leave the visible history. */
+  messagesRemoved: number;
+  files: FileRestoreChange[];
+}
