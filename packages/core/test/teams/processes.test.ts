@@ -34,11 +34,12 @@ describe("SqliteTeamMailbox across processes", () => {
   it("2 processes dequeuing at once take each message exactly once", async () => {
     const path = join(dir, "drainers.db");
     const mailbox = new SqliteTeamMailbox({ path });
-    const drainers = [startChild(["drain", path, "worker"]), startChild(["drain", path, "worker"])];
-    await Promise.all(drainers.map((d) => d.waitFor(/^READY$/)));
     for (let i = 0; i < 200; i++) await mailbox.send({ to: "worker", from: "lead", text: `m${i}` });
     await mailbox.send({ to: "worker", from: "lead", text: "STOP" });
     await mailbox.send({ to: "worker", from: "lead", text: "STOP" });
+    const startAt = String(Date.now() + 3000);
+    const drainers = [startChild(["drain", path, "worker", startAt]), startChild(["drain", path, "worker", startAt])];
+    await Promise.all(drainers.map((d) => d.waitFor(/^READY$/)));
     const codes = await Promise.all(drainers.map((d) => d.exited));
     expect(codes).toEqual([0, 0]);
     const got = drainers.map((d) => d.lines.filter((l) => l.startsWith("GOT ")).map((l) => l.slice(4)));

@@ -17,9 +17,11 @@ async function send(from: string, count: number, startAt: number): Promise<void>
   say("DONE");
 }
 
-async function drain(agentId: string): Promise<void> {
+async function drain(agentId: string, startAt: number): Promise<void> {
   const mailbox = new SqliteTeamMailbox({ path, pollIntervalMs: 20 });
   say("READY");
+  // Both drainers start at one moment and pace themselves, so on a loaded machine neither drains it all alone.
+  await sleepUntil(startAt);
   while (true) {
     const message = await mailbox.dequeue(agentId);
     if (!message) {
@@ -28,6 +30,7 @@ async function drain(agentId: string): Promise<void> {
     }
     if (message.text === "STOP") break;
     say(`GOT ${message.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
   }
   await mailbox.close();
   say("DONE");
@@ -76,7 +79,7 @@ async function teammate(phase: "first" | "resume"): Promise<void> {
 
 async function main(): Promise<void> {
   if (mode === "send") return send(args[0]!, Number(args[1]), Number(args[2]));
-  if (mode === "drain") return drain(args[0]!);
+  if (mode === "drain") return drain(args[0]!, Number(args[1]));
   if (mode === "teammate") return teammate(args[0] as "first" | "resume");
   throw new Error(`unknown mode ${mode}`);
 }
