@@ -18,6 +18,11 @@ export type ToolPreset = "read-only" | "edit" | "full";
 export interface DefaultToolsOptions {
   /** Every file tool stays inside this folder; bash runs in it. */
   workspaceRoot: string;
+  /**
+   * Paths (relative to the workspace or absolute) write_file and edit_file refuse to change, on top of `.heddle/`,
+   * which they always refuse. Resolved with realpath. `bash` is not confined by this (use `sandbox`).
+   */
+  protectedPaths?: string[];
   preset: ToolPreset;
   /** Answers `ask_user`; without it the tool tells the model no one is there. */
   askUser?: AskUserCallback;
@@ -46,7 +51,9 @@ export function createDefaultTools(options: DefaultToolsOptions): AgentTool[] {
   if (!options || !PRESETS.includes(options.preset)) {
     throw new ToolConfigError(`preset must be one of ${PRESETS.join(", ")} (got ${JSON.stringify(options?.preset)}).`);
   }
-  const workspace = createWorkspace(options.workspaceRoot);
+  const workspace = createWorkspace(options.workspaceRoot, {
+    ...(options.protectedPaths && { protectedPaths: options.protectedPaths }),
+  });
   const tools: AgentTool[] = [
     createReadFileTool(workspace, options.read),
     createListFilesTool(workspace, options.maxListEntries),
