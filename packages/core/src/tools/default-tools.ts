@@ -5,6 +5,7 @@ import { createEditFileTool } from "./edit-file.js";
 import { ToolConfigError } from "./errors.js";
 import { createListFilesTool } from "./list-files.js";
 import { createReadFileTool, type ReadFileLimits } from "./read-file.js";
+import { resolveSandbox, type SandboxOptions } from "./sandbox.js";
 import { createSearchTool, type SearchOptions } from "./search.js";
 import { createLoadSkillTool } from "./skills.js";
 import { createSubmitResultTool } from "./submit-result.js";
@@ -31,6 +32,11 @@ export interface DefaultToolsOptions {
   /** Records each file's prior content before write_file/edit_file change it (`FileCheckpointer`). */
   checkpointer?: WriteCheckpointer;
   bash?: BashToolOptions;
+  /**
+   * Run `bash` under bubblewrap (Linux): its own PID namespace, writes only in the workspace and `allowWrite`,
+   * no network unless `network: "allow"`. Throws `SandboxUnavailableError` here when bubblewrap cannot run.
+   */
+  sandbox?: SandboxOptions;
   read?: ReadFileLimits;
   search?: SearchOptions;
   /** Most paths `list_files` shows (default 1000). */
@@ -63,7 +69,11 @@ export function createDefaultTools(options: DefaultToolsOptions): AgentTool[] {
     tools.push(
       createWriteFileTool(workspace, options.checkpointer),
       createEditFileTool(workspace, options.checkpointer),
-      createBashTool(workspace, options.bash),
+      createBashTool(
+        workspace,
+        options.bash,
+        options.sandbox ? resolveSandbox(workspace.root, options.sandbox) : undefined,
+      ),
     );
   }
   tools.push(createTodoWriteTool(options.onTodosChange), createAskUserTool(options.askUser));

@@ -42,11 +42,11 @@ describe("bash in the bubblewrap sandbox", () => {
     expect(existsSync(path.join(outside, "escape.txt"))).toBe(false);
   }, 20_000);
 
-  it("a setsid -f child dies with the sandbox on timeout", async () => {
-    // The pid inside the sandbox's namespace means nothing outside: the child writes its host pid from /proc.
+  it("a setsid -f child with a cleared environment dies with the sandbox on timeout", async () => {
+    // `env -i` drops the token the host-side sweep finds processes by: only the PID namespace can end this one.
     const bash = sandboxedBash({}, 1500);
     const call = runTool(bash, {
-      command: "setsid -f sh -c 'sleep 300 & echo $! > child.pid; wait'; sleep 300",
+      command: "setsid -f env -i /bin/sh -c '/bin/sleep 300 & echo $! > child.pid; wait'; sleep 300",
     });
     await expect(call).rejects.toMatchObject({ code: "timeout" });
     // The sandbox's PID namespace is gone: nothing that ran inside can still run.
@@ -57,7 +57,10 @@ describe("bash in the bubblewrap sandbox", () => {
   }, 20_000);
 
   it('network "none" cannot reach a loopback port the test opened; "allow" can', async () => {
-    server = createServer((socket) => socket.end("hi\n"));
+    server = createServer((socket) => {
+      socket.on("error", () => {});
+      socket.end("hi\n");
+    });
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
     const probe = `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected || echo refused`;
