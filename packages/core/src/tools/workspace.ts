@@ -96,7 +96,15 @@ export function createWorkspace(root: string, options: WorkspaceOptions = {}): W
       if (!inside(candidate, realRoot) && !inside(candidate, lexicalRoot)) {
         throw new WorkspaceEscapeError(input, realRoot);
       }
-      const real = await realpathDeep(candidate);
+      let real: string;
+      try {
+        real = await realpathDeep(candidate);
+      } catch (error) {
+        if (error instanceof ToolInputError) throw error;
+        // A symlink loop (ELOOP), a name too long, a folder we may not enter: refused, with a code.
+        const code = (error as NodeJS.ErrnoException)?.code ?? "error";
+        throw new ToolInputError("invalid_path", `The path ${JSON.stringify(input)} cannot be resolved (${code}).`);
+      }
       if (!inside(real, realRoot)) {
         throw new WorkspaceEscapeError(input, realRoot, `it resolves to ${real} through a symlink`);
       }
