@@ -19,6 +19,11 @@ export interface HostConfig {
   approve?: (request: ToolApprovalRequest) => Promise<ToolApprovalDecision>;
   /** Answers the `ask_user` tool. */
   askUser?: (question: string) => Promise<string>;
+  /**
+   * Asked at each session start: may the folder's own hooks (`.heddle/settings.json`) run? Absent: they do not.
+   * `resolveFolderTrust` (trust.ts) is the usual answer.
+   */
+  trustProject?: () => Promise<boolean>;
 }
 
 export function systemPrompt(workspaceRoot: string): string {
@@ -46,14 +51,19 @@ export async function startSession(
     preset: config.preset,
     ...(config.askUser && { askUser: async (request: { question: string }) => config.askUser!(request.question) }),
   });
+  // A repository's hooks run with the user's rights: only in a folder the user trusts, checked at every session
+  // start (a bash call may have changed the settings since the last one).
+  const projectTrusted = config.trustProject ? await config.trustProject() : false;
   const options = {
     store,
     model: config.model,
     workspaceRoot: config.workspaceRoot,
     systemPrompt: systemPrompt(config.workspaceRoot),
     tools,
-    // Like Claude Code, the host runs the project's own hooks from .heddle/settings.json (the SDK does not by default).
-    commandHooks: {},
+    // Like Claude Code, the host runs the project's own hooks from .heddle/settings.json (the SDK does not by
+    // default), once the folder is trusted. Hooks get no secret-looking variables unless the settings' passEnv
+    // names them.
+    ...(projectTrusted && { commandHooks: {} }),
     toolPolicies: defaultToolPolicies(config.preset),
     requestToolApproval: async (request: ToolApprovalRequest) =>
       config.approve ? config.approve(request) : { approved: false, reason: "No one is here to approve this call." },

@@ -7,6 +7,7 @@ import { type HostConfig, startSession } from "./host.js";
 import { runTask } from "./print-mode.js";
 import { describeCall, type TerminalRenderer } from "./render.js";
 import { runSlashCommand } from "./slash-commands.js";
+import { resolveFolderTrust } from "./trust.js";
 
 export interface InteractiveContext {
   options: CliOptions;
@@ -58,6 +59,13 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     ...(context.options.maxBudgetUsd !== undefined && { maxBudgetUsd: context.options.maxBudgetUsd }),
     approve: context.options.yes ? async () => ({ approved: true }) : approve,
     askUser: (question) => ask(rl, renderer.cyan(`? ${question}\n> `)),
+    trustProject: () =>
+      resolveFolderTrust({
+        folder: context.workspaceRoot,
+        trustFlag: context.options.trust,
+        ask: (question) => ask(rl, renderer.yellow(question)),
+        notice: (line) => renderer.line(renderer.dim(line)),
+      }),
   };
   const state: ReplState = {
     session: await startSession(config, store, context.options.resume),
