@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the workspace needs on a machine that has only Node 20 and npm:
-# pnpm (pinned), the dependencies, and three system programs the tests drive: tmux (the coding agent's terminal
-# test), Chromium (the browser example's test) and ripgrep (the search tool's fast path; the JS fallback is
-# tested too).
+# pnpm (pinned), the dependencies, and the system programs the tests drive: tmux (the coding agent's terminal
+# test), Chromium (the browser example's test), ripgrep (the search tool's fast path; the JS fallback is
+# tested too) and bubblewrap (the optional bash sandbox).
 # Sourced by .ci/run; also runnable on its own: `bash scripts/bootstrap.sh`.
 set -euo pipefail
 PNPM_VERSION=12.4.2
@@ -10,6 +10,7 @@ PNPM_VERSION=12.4.2
 missing=()
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 [ -x "${HEDDLE_CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
@@ -17,7 +18,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    echo "bootstrap: please install ${missing[*]} (the terminal, browser and search tests need them)" >&2
+    echo "bootstrap: please install ${missing[*]} (the terminal, browser, search and sandbox tests need them)" >&2
   fi
 fi
 

@@ -79,6 +79,25 @@ describe("a PreToolUse hook that cannot decide fails closed", () => {
   });
 });
 
+describe("command hooks in the sandbox", () => {
+  it("a sandboxed hook cannot write outside the workspace", async () => {
+    const outside = await makeTempDir("heddle-hooks-outside-");
+    try {
+      const hook = await script("w.sh", `echo x > ${outside.dir}/f; echo rc=$? > "$HEDDLE_PROJECT_DIR/rc.txt"`);
+      const engine = createHookEngine({
+        workspaceRoot: root,
+        sandbox: { network: "none" },
+        settings: { hooks: { SessionStart: [{ hooks: [{ type: "command", command: hook }] }] } },
+      });
+      await engine.sessionStart({ source: "startup" });
+      expect(await readFile(path.join(root, "rc.txt"), "utf8")).toMatch(/rc=[1-9]/);
+      await expect(readFile(path.join(outside.dir, "f"), "utf8")).rejects.toThrow(/ENOENT/);
+    } finally {
+      await outside.cleanup();
+    }
+  }, 20_000);
+});
+
 describe("command hooks do not get provider keys", () => {
   it("drops *_API_KEY, *_TOKEN, secrets and passwords unless passEnv names them", async () => {
     const saved = { ...process.env };

@@ -72,7 +72,7 @@ export function createDefaultTools(options: DefaultToolsOptions): AgentTool[] {
       createBashTool(
         workspace,
         options.bash,
-        options.sandbox ? resolveSandbox(workspace.root, options.sandbox) : undefined,
+        options.sandbox ? resolveSandbox(workspace.root, options.sandbox, options.protectedPaths) : undefined,
       ),
     );
   }

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -40,6 +40,25 @@ describe("bash in the bubblewrap sandbox", () => {
     expect(await readFile(path.join(root, "inside.txt"), "utf8")).toBe("in\n");
     expect(await readFile(path.join(allowed.dir, "a.txt"), "utf8")).toBe("ok\n");
     expect(existsSync(path.join(outside, "escape.txt"))).toBe(false);
+  }, 20_000);
+
+  it("the agent's own folder and protected paths stay read-only inside the sandbox", async () => {
+    await mkdir(path.join(root, ".heddle"), { recursive: true });
+    await writeFile(path.join(root, ".heddle", "settings.json"), "{}");
+    await writeFile(path.join(root, "secret.env"), "A=1\n");
+    const bash = findTool(
+      createDefaultTools({ workspaceRoot: root, preset: "full", sandbox: {}, protectedPaths: ["secret.env"] }),
+      "bash",
+    );
+    const out = await runTool(bash, {
+      command:
+        "echo '{\"hooks\":1}' > .heddle/settings.json; echo a=$?; echo B=2 > secret.env; echo b=$?; echo ok > fine.txt",
+    });
+    expect(out).toMatch(/a=[1-9]/);
+    expect(out).toMatch(/b=[1-9]/);
+    expect(await readFile(path.join(root, ".heddle", "settings.json"), "utf8")).toBe("{}");
+    expect(await readFile(path.join(root, "secret.env"), "utf8")).toBe("A=1\n");
+    expect(await readFile(path.join(root, "fine.txt"), "utf8")).toBe("ok\n");
   }, 20_000);
 
   it("a setsid -f child with a cleared environment dies with the sandbox on timeout", async () => {

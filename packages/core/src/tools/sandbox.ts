@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { realpathSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { HeddleError } from "@heddle/shared";
 
@@ -16,7 +16,8 @@ export interface SandboxOptions {
 /** A sandbox fixed to one workspace: what `runShellCommand` wraps the shell with. */
 export interface ResolvedSandbox {
   bwrapPath: string;
-  args: string[];
+  /** bubblewrap's arguments, computed per command (protected paths that appeared since are covered). */
+  args(): string[];
 }
 
 /**
@@ -39,6 +40,8 @@ export function bwrapArgs(options: {
   workspaceRoot: string;
   network?: "none" | "allow";
   allowWrite?: string[];
+  /** Existing paths inside the writable ones that stay read-only (the agent's own folder, protected paths). */
+  readOnly?: string[];
 }): string[] {
   const args = [
     "--die-with-parent",
@@ -57,6 +60,12 @@ export function bwrapArgs(options: {
   for (const dir of [options.workspaceRoot, ...(options.allowWrite ?? [])]) {
     const real = realOrSelf(path.resolve(options.workspaceRoot, dir));
     args.push("--bind", real, real);
+  }
+  for (const given of options.readOnly ?? []) {
+    const target = path.resolve(options.workspaceRoot, given);
+    if (!existsSync(target)) continue;
+    const real = realOrSelf(target);
+    args.push("--ro-bind", real, real);
   }
   if ((options.network ?? "none") === "none") args.push("--unshare-net");
   args.push("--chdir", options.workspaceRoot);
@@ -101,16 +110,28 @@ export function checkSandboxAvailable(bwrapPath = "bwrap"): void {
   if (problem) throw new SandboxUnavailableError(`The sandbox is unavailable: ${problem}.`);
 }
 
-/** Checks bubblewrap and fixes the sandbox's arguments for a workspace. */
-export function resolveSandbox(workspaceRoot: string, options: SandboxOptions): ResolvedSandbox {
+/**
+ * Checks bubblewrap and fixes the sandbox for a workspace. The agent's own folder (`.heddle/`, created empty when
+ * missing so a command cannot create it) and `protectedPaths` that exist are mounted read-only inside it.
+ */
+export function resolveSandbox(
+  workspaceRoot: string,
+  options: SandboxOptions,
+  protectedPaths: readonly string[] = [],
+): ResolvedSandbox {
   const bwrapPath = options.bwrapPath ?? "bwrap";
   checkSandboxAvailable(bwrapPath);
+  const agentFolder = path.join(workspaceRoot, ".heddle");
   return {
     bwrapPath,
-    args: bwrapArgs({
-      workspaceRoot,
-      ...(options.network && { network: options.network }),
-      ...(options.allowWrite && { allowWrite: options.allowWrite }),
-    }),
+    args: () => {
+      mkdirSync(agentFolder, { recursive: true });
+      return bwrapArgs({
+        workspaceRoot,
+        ...(options.network && { network: options.network }),
+        ...(options.allowWrite && { allowWrite: options.allowWrite }),
+        readOnly: [agentFolder, ...protectedPaths],
+      });
+    },
   };
 }

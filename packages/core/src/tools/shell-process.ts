@@ -77,7 +77,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
     const token = randomBytes(12).toString("hex");
     const argv = [shell, "-c", options.command];
     const [file, args] = options.sandbox
-      ? [options.sandbox.bwrapPath, [...options.sandbox.args, "--", ...argv]]
+      ? [options.sandbox.bwrapPath, [...options.sandbox.args(), "--", ...argv]]
       : [shell, argv.slice(1)];
     const child = spawn(file, args, {
       cwd: options.cwd,
