@@ -15,10 +15,11 @@ import {
 export type PluginLoadStage = "import" | "shape" | "setup" | "tool";
 
 /**
- * Codes of `PluginLoadError`: `plugin_tool_invalid` (a tool's name or shape a model API would not accept) and
- * `plugin_setup_timeout` (`setup` did not settle in time).
+ * Codes of `PluginLoadError`: `plugin_invalid` (the module exports no usable `{name, setup}`),
+ * `plugin_tool_invalid` (a tool's name or shape a model API would not accept) and `plugin_setup_timeout`
+ * (`setup` did not settle in time).
  */
-export type PluginLoadErrorCode = "plugin_tool_invalid" | "plugin_setup_timeout";
+export type PluginLoadErrorCode = "plugin_invalid" | "plugin_tool_invalid" | "plugin_setup_timeout";
 
 /** A plugin (or one of its tools) was rejected while loading; reported in `failures`. */
 export class PluginLoadError extends HeddleError {
@@ -100,7 +101,11 @@ export async function loadPlugins(paths: readonly string[], ctx: LoadPluginsCont
     const candidate = module.plugin ?? module.default;
     const shapeError = checkShape(candidate, names);
     if (shapeError) {
-      fail("shape", new Error(`${file}: ${shapeError}`), (candidate as { name?: string })?.name);
+      fail(
+        "shape",
+        new PluginLoadError("plugin_invalid", `${file}: ${shapeError}`),
+        (candidate as { name?: string })?.name,
+      );
       continue;
     }
     const plugin = candidate as AgentPlugin;
