@@ -132,8 +132,8 @@ export async function killCommandTree(rootPid: number, token: string, graceMs: n
   signalGroup(rootPid, "SIGTERM");
   for (const [pid, start] of known) signal(pid, start, "SIGTERM");
   const graceEnd = Date.now() + graceMs;
+  // During the grace period only the known processes are polled (cheap); the SIGKILL rounds sweep /proc again.
   while (Date.now() < graceEnd) {
-    sweep();
     if (alive().length === 0) break;
     await sleep(Math.min(KILL_ROUND_MS, Math.max(1, graceEnd - Date.now())));
   }
