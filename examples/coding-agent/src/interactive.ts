@@ -63,7 +63,8 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       resolveFolderTrust({
         folder: context.workspaceRoot,
         trustFlag: context.options.trust,
-        ask: (question) => ask(rl, renderer.yellow(question)),
+        // Only a person at a terminal may grant trust: piped input ("y" in a script) must not.
+        ...(process.stdin.isTTY && { ask: (question: string) => ask(rl, renderer.yellow(question)) }),
         notice: (line) => renderer.line(renderer.dim(line)),
       }),
   };
