@@ -48,7 +48,7 @@ export function compileSearchPattern(pattern: string): SearchPattern {
 }
 
 const inputSchema = z.object({
-  pattern: z.string().min(1).describe("Regular expression (JavaScript / ripgrep syntax)."),
+  pattern: z.string().min(1).describe("Regular expression (RE2 / ripgrep syntax: no backreferences or lookaround)."),
   path: z.string().optional().describe("File or folder to search, relative to the workspace root (default: root)."),
   glob: z.string().optional().describe('Only files matching this glob, e.g. "**/*.ts".'),
   context: z.number().int().min(0).max(20).optional().describe("Lines of context around each match."),
