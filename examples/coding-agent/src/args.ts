@@ -12,6 +12,10 @@ export interface CliOptions {
   provider?: string;
   model?: string;
   cwd: string;
+  /** `--cwd` was given (the demo then runs there instead of in a fresh copy of the sample project). */
+  cwdGiven: boolean;
+  /** `--trust`: run this folder's hooks and MCP servers without asking (this run only). */
+  trust: boolean;
   yes: boolean;
   help: boolean;
 }
@@ -38,7 +42,9 @@ Options:
       --max-budget-usd <n>  stop a turn once it has cost this much
       --provider <id>       anthropic | openai | openai-chat | gemini | ollama | openrouter | ...
       --model <id>          model id for the provider
-      --cwd <dir>           the workspace (default: the current folder)
+      --cwd <dir>           the workspace (default: the current folder; with --demo, instead of a sample copy)
+      --trust               run this folder's .heddle hooks and MCP servers without asking (this run only);
+                            otherwise heddle-code asks once per folder (print mode: they stay off)
   -y, --yes                 approve every tool call without asking
   -i, --interactive         with --demo: open the interactive session on the demo model
   -h, --help                this text
@@ -62,6 +68,7 @@ export function parseCliArgs(argv: string[], cwd = process.cwd()): CliOptions {
         provider: { type: "string" },
         model: { type: "string" },
         cwd: { type: "string" },
+        trust: { type: "boolean", default: false },
         yes: { type: "boolean", short: "y", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -93,6 +100,8 @@ export function parseCliArgs(argv: string[], cwd = process.cwd()): CliOptions {
     ...(typeof v.provider === "string" && { provider: v.provider }),
     ...(typeof v.model === "string" && { model: v.model }),
     cwd: typeof v.cwd === "string" ? v.cwd : cwd,
+    cwdGiven: typeof v.cwd === "string",
+    trust: Boolean(v.trust),
     yes: Boolean(v.yes),
     help: Boolean(v.help),
   };

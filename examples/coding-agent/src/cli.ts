@@ -9,6 +9,7 @@ import { runInteractive } from "./interactive.js";
 import { runTask } from "./print-mode.js";
 import { NoModelError, resolveModel } from "./provider.js";
 import { TerminalRenderer } from "./render.js";
+import { resolveFolderTrust } from "./trust.js";
 import { verifyDemo } from "./verify-demo.js";
 
 async function main(argv: string[]): Promise<number> {
@@ -25,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
   });
 
   let workspaceRoot = options.cwd;
-  if (options.demo) {
+  if (options.demo && !options.cwdGiven) {
     workspaceRoot = mkdtempSync(join(tmpdir(), "heddle-demo-"));
     cpSync(fileURLToPath(new URL("../sample-project", import.meta.url)), workspaceRoot, { recursive: true });
     if (!options.json) {
@@ -50,8 +51,15 @@ async function main(argv: string[]): Promise<number> {
           model,
           preset: options.preset,
           ...(options.maxBudgetUsd !== undefined && { maxBudgetUsd: options.maxBudgetUsd }),
-          // Print mode has no one to ask: only --yes (or the preset's auto-approval) lets a call run.
+          // Print mode has no one to ask: only --yes (or the preset's auto-approval) lets a call run, and only
+          // --trust (or an earlier yes) lets the folder's hooks run.
           ...(options.yes && { approve: async () => ({ approved: true }) }),
+          trustProject: () =>
+            resolveFolderTrust({
+              folder: workspaceRoot,
+              trustFlag: options.trust,
+              notice: (line) => process.stderr.write(`${line}\n`),
+            }),
         },
         store,
         options.resume,

@@ -20,6 +20,11 @@ export interface HostConfig {
   approve?: (request: ToolApprovalRequest) => Promise<ToolApprovalDecision>;
   /** Answers the `ask_user` tool. */
   askUser?: (question: string) => Promise<string>;
+  /**
+   * Asked at each session start: may the folder's own hooks (`.heddle/settings.json`) run? Absent: they do not.
+   * `resolveFolderTrust` (trust.ts) is the usual answer.
+   */
+  trustProject?: () => Promise<boolean>;
 }
 
 export function systemPrompt(workspaceRoot: string): string {
@@ -51,14 +56,19 @@ export async function startSession(
     config.approve ? config.approve(request) : { approved: false, reason: "No one is here to approve this call." };
   // With the full preset the agent may delegate a self-contained task (a check, a search) to a sub-agent.
   if (config.preset === "full") tools.push(subagentTool(config, requestToolApproval));
+  // A repository's hooks run with the user's rights: only in a folder the user trusts, checked at every session
+  // start (a bash call may have changed the settings since the last one).
+  const projectTrusted = config.trustProject ? await config.trustProject() : false;
   const options = {
     store,
     model: config.model,
     workspaceRoot: config.workspaceRoot,
     systemPrompt: systemPrompt(config.workspaceRoot),
     tools,
-    // Like Claude Code, the host runs the project's own hooks from .heddle/settings.json (the SDK does not by default).
-    commandHooks: {},
+    // Like Claude Code, the host runs the project's own hooks from .heddle/settings.json (the SDK does not by
+    // default), once the folder is trusted. Hooks get no secret-looking variables unless the settings' passEnv
+    // names them.
+    ...(projectTrusted && { commandHooks: {} }),
     // Starting a sub-agent needs no approval of its own: each tool it calls follows the same policies.
     toolPolicies: {
       ...defaultToolPolicies(config.preset),

@@ -8,6 +8,7 @@ import { runTask } from "./print-mode.js";
 import { describeCall, type TerminalRenderer } from "./render.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { TeamView } from "./team-view.js";
+import { resolveFolderTrust } from "./trust.js";
 
 export interface InteractiveContext {
   options: CliOptions;
@@ -61,6 +62,14 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     ...(context.options.maxBudgetUsd !== undefined && { maxBudgetUsd: context.options.maxBudgetUsd }),
     approve: context.options.yes ? async () => ({ approved: true }) : approve,
     askUser: (question) => ask(rl, renderer.cyan(`? ${question}\n> `)),
+    trustProject: () =>
+      resolveFolderTrust({
+        folder: context.workspaceRoot,
+        trustFlag: context.options.trust,
+        // Only a person at a terminal may grant trust: piped input ("y" in a script) must not.
+        ...(process.stdin.isTTY && { ask: (question: string) => ask(rl, renderer.yellow(question)) }),
+        notice: (line) => renderer.line(renderer.dim(line)),
+      }),
   };
   const state: ReplState = {
     session: await startSession(config, store, context.options.resume),

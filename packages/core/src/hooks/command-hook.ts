@@ -1,4 +1,6 @@
-import { runShellCommand } from "../tools/shell-process.js";
+import { HeddleError } from "@heddle/shared";
+import type { ResolvedSandbox } from "../process/index.js";
+import { clampTimerMs, runShellCommand } from "../process/index.js";
 import type { CommandHookConfig, HookEventName } from "./settings.js";
 
 /** What a hook may answer (JSON on stdout, or a programmatic hook's return). Claude Code's fields also work. */
@@ -32,9 +34,11 @@ export interface HookDecision {
   stop?: boolean;
 }
 
-/** A hook failed (an exit code other than 0 and 2, a timeout, bad JSON, a throw); it is reported and ignored. */
-export class HookExecutionError extends Error {
-  override name = "HookExecutionError";
+/**
+ * A hook failed (an exit code other than 0 and 2, a timeout, bad JSON, a throw). It is reported; a PreToolUse
+ * hook's failure denies the call, any other event's is ignored. Code `hook_failed`.
+ */
+export class HookExecutionError extends HeddleError {
   constructor(
     readonly event: HookEventName,
     readonly hook: string,
@@ -42,7 +46,8 @@ export class HookExecutionError extends Error {
     readonly exitCode?: number | null,
     readonly stderr?: string,
   ) {
-    super(`${event} hook ${JSON.stringify(hook)} ${message}`);
+    super("hook_failed", `${event} hook ${JSON.stringify(hook)} ${message}`);
+    this.name = "HookExecutionError";
   }
 }
 
@@ -76,6 +81,8 @@ export interface RunCommandHookOptions {
   signal?: AbortSignal;
   /** Events whose plain (non-JSON) stdout becomes added context, as in Claude Code. */
   plainStdoutIsContext: boolean;
+  /** Run the hook under bubblewrap. */
+  sandbox?: ResolvedSandbox;
 }
 
 const DEFAULT_TIMEOUT_S = 60;
@@ -87,7 +94,8 @@ const MAX_HOOK_OUTPUT = 1024 * 1024;
  */
 export async function runCommandHook(options: RunCommandHookOptions): Promise<HookDecision> {
   const { event, hook } = options;
-  const timeoutMs = (hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000;
+  // A huge `timeout` (or one that overflows to Infinity) must not become Node's 1 ms timer.
+  const timeoutMs = clampTimerMs((hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000);
   const result = await runShellCommand({
     command: hook.command,
     cwd: options.cwd,
@@ -96,6 +104,7 @@ export async function runCommandHook(options: RunCommandHookOptions): Promise<Ho
     timeoutMs,
     maxOutputBytes: MAX_HOOK_OUTPUT,
     killGraceMs: 500,
+    ...(options.sandbox && { sandbox: options.sandbox }),
     ...(options.signal && { signal: options.signal }),
   });
   if (result.timedOut)

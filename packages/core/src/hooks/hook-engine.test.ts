@@ -125,7 +125,7 @@ describe("command hooks", () => {
     expect(asked).toEqual(["touches prod"]);
   });
 
-  it("report other exit codes and bad JSON, and carry on", async () => {
+  it("report other exit codes and bad JSON; a PreToolUse hook that fails denies the call", async () => {
     const crash = await script("crash.sh", "echo boom >&2; exit 1");
     const junk = await script("junk.sh", "echo '{not json'");
     const errors: string[] = [];
@@ -145,10 +145,12 @@ describe("command hooks", () => {
       },
       onError: (error) => errors.push(error.message),
     });
-    expect(await callBeforeTool(engine, {})).toBeUndefined();
-    expect(errors).toHaveLength(2);
+    expect(await callBeforeTool(engine, {})).toMatchObject({ skip: true, reason: expect.stringMatching(/boom/) });
+    // The first failure decides: the second hook does not run.
+    expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/exited with code 1: boom/);
-    expect(errors[1]).toMatch(/printed invalid JSON/);
+    const junkOnly = createHookEngine({ workspaceRoot: root, settings: preToolUse("*", junk), onError: () => {} });
+    expect(await callBeforeTool(junkOnly, {})).toMatchObject({ reason: expect.stringMatching(/printed invalid JSON/) });
   });
 
   it("kill a hook's process group on timeout", async () => {
@@ -159,7 +161,7 @@ describe("command hooks", () => {
       settings: preToolUse("*", command, 0.5),
       onError: (error) => errors.push(error.message),
     });
-    expect(await callBeforeTool(engine, {})).toBeUndefined();
+    expect(await callBeforeTool(engine, {})).toMatchObject({ skip: true });
     expect(errors[0]).toMatch(/timed out after 500 ms/);
     const pid = Number(await readFile(path.join(root, "sleep.pid"), "utf8"));
     expect(await waitProcessGone(pid)).toBe(true);

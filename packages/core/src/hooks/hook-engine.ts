@@ -8,7 +8,8 @@ import {
   type ToolApprovalRequest,
   toolOutputText,
 } from "@heddle/shared";
-import { createWorkspace } from "../tools/workspace.js";
+import { resolveSandbox, type SandboxOptions } from "../process/index.js";
+import { createWorkspace } from "../tools/index.js";
 import {
   type HookDecision,
   HookExecutionError,
@@ -16,6 +17,7 @@ import {
   normalizeHookOutput,
   runCommandHook,
 } from "./command-hook.js";
+import { hookEnvironment } from "./hook-env.js";
 import {
   type CommandHookConfig,
   HOOK_EVENTS,
@@ -90,9 +92,24 @@ export interface HookEngineOptions {
   ): ToolApprovalDecision | Promise<ToolApprovalDecision>;
   /** Told about each failed hook (default: `console.warn`). The run goes on. */
   onError?(error: HookExecutionError): void;
-  /** Extra variables for hook commands (they get this process's environment and `HEDDLE_PROJECT_DIR`). */
+  /**
+   * Extra variables for hook commands. They get this process's environment minus secret-looking names
+   * (`*_API_KEY`, `*_TOKEN`, ...: `isSecretEnvName`) unless `passEnv` names them, plus `HEDDLE_PROJECT_DIR`
+   * and these.
+   */
   env?: { [name: string]: string };
+  /** Variables passed to hooks even though their names look secret (added to the settings' `passEnv`). */
+  passEnv?: string[];
+  /** Run command hooks under bubblewrap, like `createDefaultTools({sandbox})` runs bash. */
+  sandbox?: SandboxOptions;
 }
+
+/**
+ * Events whose hooks gate something: when one of their hooks cannot decide (it crashes, times out, prints bad
+ * JSON, throws), the engine denies rather than lets the action through. Every other event reports the failure
+ * and goes on (a PostToolUse hook cannot undo a call; a Stop or SessionStart hook gates nothing).
+ */
+export const HOOK_EVENTS_FAILING_CLOSED: ReadonlySet<HookEventName> = new Set<HookEventName>(["PreToolUse"]);
 
 /** Fields of a fired event besides the ones the engine fills in. */
 export type HookEventInput = Omit<HookPayload, "hook_event_name" | "cwd"> & { signal?: AbortSignal };
@@ -145,7 +162,9 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     ? parseHookSettings(options.settings, "the settings passed to createHookEngine")
     : undefined;
   const settings = mergeSettings(fromFile, fromCode);
-  const env = { ...process.env, HEDDLE_PROJECT_DIR: workspace.root, ...options.env };
+  const passEnv = [...(settings.passEnv ?? []), ...(options.passEnv ?? [])];
+  const env = { ...hookEnvironment(process.env, passEnv), HEDDLE_PROJECT_DIR: workspace.root, ...options.env };
+  const sandbox = options.sandbox ? resolveSandbox(workspace.root, options.sandbox) : undefined;
   const onError = options.onError ?? ((error: HookExecutionError) => console.warn(error.message));
 
   const runners = (event: HookEventName): Runner[] => {
@@ -177,6 +196,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
         env,
         plainStdoutIsContext: PLAIN_STDOUT_IS_CONTEXT.has(event),
         ...(signal && { signal }),
+        ...(sandbox && { sandbox }),
       });
 
   const run = async (event: HookEventName, input: HookEventInput = {}): Promise<HookOutcome> => {
@@ -203,7 +223,17 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
             : new HookExecutionError(event, runner.label, `threw: ${(error as Error)?.message ?? String(error)}`);
         outcome.errors.push(failure);
         onError(failure);
+        if (HOOK_EVENTS_FAILING_CLOSED.has(event)) {
+          outcome.decision = "deny";
+          outcome.reason = `${event} hook ${JSON.stringify(runner.label)} could not decide (${failure.message}); denied.`;
+          break;
+        }
         continue;
+      }
+      if (signal?.aborted && HOOK_EVENTS_FAILING_CLOSED.has(event)) {
+        outcome.decision = "deny";
+        outcome.reason = `${event} hooks were aborted before they decided; denied.`;
+        break;
       }
       if (decision.additionalContext) contexts.push(decision.additionalContext);
       if (decision.updatedInput !== undefined) {
@@ -308,11 +338,12 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
 
 function mergeSettings(...all: Array<HookSettings | undefined>): HookSettings {
   const hooks: NonNullable<HookSettings["hooks"]> = {};
+  const passEnv = all.flatMap((settings) => settings?.passEnv ?? []);
   for (const settings of all) {
     for (const event of HOOK_EVENTS) {
       const groups = settings?.hooks?.[event];
       if (groups) hooks[event] = [...(hooks[event] ?? []), ...groups];
     }
   }
-  return { hooks };
+  return passEnv.length > 0 ? { hooks, passEnv } : { hooks };
 }

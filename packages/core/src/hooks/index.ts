@@ -6,6 +6,7 @@ export {
 } from "./command-hook.js";
 export {
   createHookEngine,
+  HOOK_EVENTS_FAILING_CLOSED,
   type HookEngine,
   type HookEngineOptions,
   type HookEventInput,
@@ -14,6 +15,7 @@ export {
   type ProgrammaticHook,
   type ProgrammaticHooks,
 } from "./hook-engine.js";
+export { hookEnvironment, isSecretEnvName } from "./hook-env.js";
 export {
   type CommandHookConfig,
   HOOK_EVENTS,

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { HeddleError } from "@heddle/shared";
 import { z } from "zod";
 
 /** Every hook event, in the order a session meets them. */
@@ -35,11 +36,19 @@ export interface HookMatcherConfig {
 /** The `hooks` part of `.heddle/settings.json`: Claude Code's shape. */
 export interface HookSettings {
   hooks?: { [E in HookEventName]?: HookMatcherConfig[] };
+  /**
+   * Variables command hooks get even though their names look secret (`*_API_KEY`, `*_TOKEN`, ...: see
+   * `isSecretEnvName`); without this, hooks never see them.
+   */
+  passEnv?: string[];
 }
 
-/** A settings file or object is malformed; the message names the file and the field. */
-export class HookSettingsError extends Error {
-  override name = "HookSettingsError";
+/** A settings file or object is malformed; the message names the file and the field. Code `hook_settings_invalid`. */
+export class HookSettingsError extends HeddleError {
+  constructor(message: string) {
+    super("hook_settings_invalid", message);
+    this.name = "HookSettingsError";
+  }
 }
 
 const commandHookSchema = z.object({
@@ -66,6 +75,7 @@ const matcherSchema = z.object({
 const settingsSchema = z
   .object({
     hooks: z.partialRecord(z.enum(HOOK_EVENTS), z.array(matcherSchema)).optional(),
+    passEnv: z.array(z.string().min(1)).optional(),
   })
   .loose();
 

@@ -3,6 +3,8 @@ export {
   type LoadPluginsContext,
   type LoadPluginsResult,
   loadPlugins,
+  PluginLoadError,
+  type PluginLoadErrorCode,
   type PluginLoadFailure,
   type PluginLoadStage,
 } from "./load-plugins.js";

@@ -87,3 +87,48 @@ describe("loadPlugins", () => {
     expect(JSON.stringify(model.requests[1]!.messages)).toContain("pong");
   });
 });
+
+describe("loadPlugins hardening", () => {
+  it("rejects a tool whose name a model API would not accept, and the other plugins still load", async () => {
+    await pluginFile(
+      "bad.mjs",
+      `export default { name: "bad", setup: () => ({ tools: [${tool("bad name/../x", "x")}, ${tool("fine", "y")}] }) };`,
+    );
+    await pluginFile(
+      "good.mjs",
+      `export default { name: "good", setup: () => ({ tools: [${tool("ok_tool", "z")}] }) };`,
+    );
+    const result = await loadPlugins(["bad.mjs", "good.mjs"], { baseDir: dir });
+    const names = (
+      await Promise.all(result.plugins.map(async (p) => (await p.setup?.({ agentId: "x", metadata: {} }))?.tools ?? []))
+    )
+      .flat()
+      .map((t) => t.name);
+    expect(names).not.toContain("bad name/../x");
+    expect(names).toEqual(expect.arrayContaining(["fine", "ok_tool"]));
+    expect(result.failures).toEqual([
+      expect.objectContaining({
+        name: "bad",
+        stage: "tool",
+        error: expect.objectContaining({ code: "plugin_tool_invalid" }),
+      }),
+    ]);
+  });
+
+  it("times out a setup that never resolves; the good plugins still load", async () => {
+    await pluginFile("hang.mjs", `export default { name: "hang", setup: () => new Promise(() => {}) };`);
+    await pluginFile(
+      "good.mjs",
+      `export default { name: "good", setup: () => ({ tools: [${tool("ok_tool", "z")}] }) };`,
+    );
+    const result = await loadPlugins(["hang.mjs", "good.mjs"], { baseDir: dir, setupTimeoutMs: 200 });
+    expect(result.plugins.map((p) => p.name)).toEqual(["good"]);
+    expect(result.failures).toEqual([
+      expect.objectContaining({
+        name: "hang",
+        stage: "setup",
+        error: expect.objectContaining({ code: "plugin_setup_timeout" }),
+      }),
+    ]);
+  }, 5000);
+});

@@ -1,9 +1,34 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { AgentPlugin, AgentTool, PluginSetupContext, PluginSetupResult } from "@heddle/shared";
+import {
+  type AgentPlugin,
+  type AgentTool,
+  HeddleError,
+  type PluginSetupContext,
+  type PluginSetupResult,
+} from "@heddle/shared";
 
-/** Where a plugin failed: importing its module, reading its export, or running its `setup`. */
-export type PluginLoadStage = "import" | "shape" | "setup";
+/**
+ * Where a plugin failed: importing its module, reading its export, running its `setup`, or one of the tools it
+ * gave (that tool is left out; the plugin's other tools load).
+ */
+export type PluginLoadStage = "import" | "shape" | "setup" | "tool";
+
+/**
+ * Codes of `PluginLoadError`: `plugin_invalid` (the module exports no usable `{name, setup}`),
+ * `plugin_tool_invalid` (a tool's name or shape a model API would not accept) and `plugin_setup_timeout`
+ * (`setup` did not settle in time).
+ */
+export type PluginLoadErrorCode = "plugin_invalid" | "plugin_tool_invalid" | "plugin_setup_timeout";
+
+/** A plugin (or one of its tools) was rejected while loading; reported in `failures`. */
+export class PluginLoadError extends HeddleError {
+  declare readonly code: PluginLoadErrorCode;
+  constructor(code: PluginLoadErrorCode, message: string) {
+    super(code, message);
+    this.name = "PluginLoadError";
+  }
+}
 
 /** A plugin that did not load; the others did. */
 export interface PluginLoadFailure {
@@ -34,9 +59,14 @@ export interface LoadPluginsContext extends Partial<PluginSetupContext> {
   baseDir?: string;
   /** Tool names already in use (the default tools, MCP tools): a plugin tool with one of them is renamed. */
   reservedToolNames?: Iterable<string>;
+  /** A `setup` still pending after this long fails with `plugin_setup_timeout` (default 30 000 ms). */
+  setupTimeoutMs?: number;
 }
 
 const MAX_TOOL_NAME = 64;
+/** The names `createTool` accepts (and every vendor does): a plugin's raw tool objects are held to the same rule. */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const DEFAULT_SETUP_TIMEOUT_MS = 30_000;
 
 /**
  * Imports ESM plugin modules (default export, or a named `plugin`, shaped `{name, setup}`) and runs each
@@ -71,19 +101,28 @@ export async function loadPlugins(paths: readonly string[], ctx: LoadPluginsCont
     const candidate = module.plugin ?? module.default;
     const shapeError = checkShape(candidate, names);
     if (shapeError) {
-      fail("shape", new Error(`${file}: ${shapeError}`), (candidate as { name?: string })?.name);
+      fail(
+        "shape",
+        new PluginLoadError("plugin_invalid", `${file}: ${shapeError}`),
+        (candidate as { name?: string })?.name,
+      );
       continue;
     }
     const plugin = candidate as AgentPlugin;
     let setup: PluginSetupResult;
     try {
-      setup = (await plugin.setup?.(setupContext)) ?? {};
+      setup = (await withTimeout(plugin, setupContext, ctx.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS)) ?? {};
     } catch (error) {
       fail("setup", error, plugin.name);
       continue;
     }
     const renamedTools: { [original: string]: string } = {};
-    const tools = (setup.tools ?? []).map((tool): AgentTool => {
+    const valid = (Array.isArray(setup.tools) ? setup.tools : []).filter((tool) => {
+      const problem = checkTool(tool);
+      if (problem) fail("tool", new PluginLoadError("plugin_tool_invalid", `${plugin.name}: ${problem}`), plugin.name);
+      return !problem;
+    });
+    const tools = valid.map((tool): AgentTool => {
       if (!taken.has(tool.name)) {
         taken.add(tool.name);
         return tool;
@@ -100,6 +139,36 @@ export async function loadPlugins(paths: readonly string[], ctx: LoadPluginsCont
     result.loaded.push({ plugin: loaded, path: file, renamedTools });
   }
   return result;
+}
+
+function checkTool(tool: unknown): string | undefined {
+  if (!tool || typeof tool !== "object") return "a tool is not an object; it was left out.";
+  const { name, execute } = tool as { name?: unknown; execute?: unknown };
+  if (typeof name !== "string" || !TOOL_NAME.test(name)) {
+    return `tool name ${JSON.stringify(name)} is invalid (use 1-64 letters, digits, "_" or "-"); it was left out.`;
+  }
+  if (typeof execute !== "function") return `tool "${name}" has no execute function; it was left out.`;
+  return undefined;
+}
+
+/** Runs `setup`, failing with `plugin_setup_timeout` if it has not settled within `ms`. */
+async function withTimeout(
+  plugin: AgentPlugin,
+  context: PluginSetupContext,
+  ms: number,
+): Promise<PluginSetupResult | void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new PluginLoadError("plugin_setup_timeout", `plugin "${plugin.name}" setup took over ${ms} ms`)),
+      Math.min(Math.max(0, ms), 2 ** 31 - 1),
+    );
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(() => plugin.setup?.(context)), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function checkShape(candidate: unknown, names: Set<string>): string | undefined {

@@ -1,7 +1,8 @@
-import { type AgentTool, createTool } from "@heddle/shared";
+import { type AgentTool, createTool, HeddleError } from "@heddle/shared";
 import { z } from "zod";
+import type { ResolvedSandbox } from "../process/index.js";
+import { defaultShell, runShellCommand } from "../process/index.js";
 import { ToolInputError } from "./errors.js";
-import { defaultShell, runShellCommand } from "./shell-process.js";
 import type { Workspace } from "./workspace.js";
 
 /** Options of the `bash` tool. */
@@ -42,10 +43,15 @@ const inputSchema = z.object({
 
 /**
  * `bash {command, timeout_ms?}`: runs in a real shell with the workspace root as cwd and an allowlisted
- * environment. Confined by tool policy and approval, not by a sandbox. A non-zero exit is a normal result that
- * states the code; a timeout or an abort kills the command's whole process group.
+ * environment. Without `sandbox` it is confined by tool policy and approval only (it can write `.heddle/` and
+ * anything the user can); with one it runs under bubblewrap. A non-zero exit is a normal result that states the
+ * code; a timeout or an abort kills every process the command started before the tool returns.
  */
-export function createBashTool(workspace: Workspace, options: BashToolOptions = {}): AgentTool {
+export function createBashTool(
+  workspace: Workspace,
+  options: BashToolOptions = {},
+  sandbox?: ResolvedSandbox,
+): AgentTool {
   const defaultTimeout = options.timeoutMs ?? 120_000;
   const maxTimeout = Math.max(defaultTimeout, options.maxTimeoutMs ?? 600_000);
   const maxOutputBytes = options.maxOutputBytes ?? 30_000;
@@ -74,6 +80,7 @@ export function createBashTool(workspace: Workspace, options: BashToolOptions = 
         signal: ctx.signal,
         maxOutputBytes,
         shell,
+        ...(sandbox && { sandbox }),
         onOutput: (stream, text) => ctx.emitUpdate({ stream, text }),
       });
       const output = result.output.length > 0 ? result.output : "(no output)";
@@ -83,7 +90,9 @@ export function createBashTool(workspace: Workspace, options: BashToolOptions = 
           `Command timed out after ${timeoutMs} ms; it and every process it started were killed. Output so far:\n${output}`,
         );
       }
-      if (result.aborted) throw new Error("Command aborted; it and every process it started were killed.");
+      if (result.aborted) {
+        throw new HeddleError("aborted", "Command aborted; it and every process it started were killed.");
+      }
       const status = result.exitCode === null ? `Killed by signal ${result.signal}` : `Exit code ${result.exitCode}`;
       return `${status}\n${output}`;
     },

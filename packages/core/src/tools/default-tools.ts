@@ -1,4 +1,5 @@
 import type { AgentTool, ToolPolicy } from "@heddle/shared";
+import { resolveSandbox, type SandboxOptions } from "../process/index.js";
 import { type AskUserCallback, createAskUserTool } from "./ask-user.js";
 import { type BashToolOptions, createBashTool } from "./bash.js";
 import { createEditFileTool } from "./edit-file.js";
@@ -18,6 +19,11 @@ export type ToolPreset = "read-only" | "edit" | "full";
 export interface DefaultToolsOptions {
   /** Every file tool stays inside this folder; bash runs in it. */
   workspaceRoot: string;
+  /**
+   * Paths (relative to the workspace or absolute) write_file and edit_file refuse to change, on top of `.heddle/`,
+   * which they always refuse. Resolved with realpath. `bash` is not confined by this (use `sandbox`).
+   */
+  protectedPaths?: string[];
   preset: ToolPreset;
   /** Answers `ask_user`; without it the tool tells the model no one is there. */
   askUser?: AskUserCallback;
@@ -26,6 +32,11 @@ export interface DefaultToolsOptions {
   /** Records each file's prior content before write_file/edit_file change it (`FileCheckpointer`). */
   checkpointer?: WriteCheckpointer;
   bash?: BashToolOptions;
+  /**
+   * Run `bash` under bubblewrap (Linux): its own PID namespace, writes only in the workspace and `allowWrite`,
+   * no network unless `network: "allow"`. Throws `SandboxUnavailableError` here when bubblewrap cannot run.
+   */
+  sandbox?: SandboxOptions;
   read?: ReadFileLimits;
   search?: SearchOptions;
   /** Most paths `list_files` shows (default 1000). */
@@ -46,7 +57,9 @@ export function createDefaultTools(options: DefaultToolsOptions): AgentTool[] {
   if (!options || !PRESETS.includes(options.preset)) {
     throw new ToolConfigError(`preset must be one of ${PRESETS.join(", ")} (got ${JSON.stringify(options?.preset)}).`);
   }
-  const workspace = createWorkspace(options.workspaceRoot);
+  const workspace = createWorkspace(options.workspaceRoot, {
+    ...(options.protectedPaths && { protectedPaths: options.protectedPaths }),
+  });
   const tools: AgentTool[] = [
     createReadFileTool(workspace, options.read),
     createListFilesTool(workspace, options.maxListEntries),
@@ -56,7 +69,11 @@ export function createDefaultTools(options: DefaultToolsOptions): AgentTool[] {
     tools.push(
       createWriteFileTool(workspace, options.checkpointer),
       createEditFileTool(workspace, options.checkpointer),
-      createBashTool(workspace, options.bash),
+      createBashTool(
+        workspace,
+        options.bash,
+        options.sandbox ? resolveSandbox(workspace.root, options.sandbox, options.protectedPaths) : undefined,
+      ),
     );
   }
   tools.push(createTodoWriteTool(options.onTodosChange), createAskUserTool(options.askUser));

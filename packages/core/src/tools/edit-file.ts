@@ -1,9 +1,10 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { type AgentTool, createTool } from "@heddle/shared";
 import { createTwoFilesPatch } from "diff";
 import { z } from "zod";
 import { ToolInputError } from "./errors.js";
 import { looksBinary } from "./read-file.js";
+import { assertRegularFile, readRegularFile } from "./regular-file.js";
 import { type Workspace, writeFileAtomic } from "./workspace.js";
 import type { WriteCheckpointer } from "./write-file.js";
 
@@ -29,12 +30,13 @@ export function createEditFileTool(workspace: Workspace, checkpointer?: WriteChe
       if (input.old_text === input.new_text) {
         throw new ToolInputError("no_change", "old_text and new_text are the same; nothing would change.");
       }
-      const real = await workspace.resolve(input.path);
+      const real = await workspace.resolveWritable(input.path);
       const shown = workspace.display(real);
       const info = await stat(real).catch(() => undefined);
       if (!info) throw new ToolInputError("not_found", `File not found: ${shown}. Use write_file to create a file.`);
       if (info.isDirectory()) throw new ToolInputError("is_directory", `${shown} is a directory, not a file.`);
-      const bytes = await readFile(real);
+      assertRegularFile(info, shown);
+      const bytes = await readRegularFile(real, shown);
       if (looksBinary(bytes))
         throw new ToolInputError("binary_file", `${shown} is a binary file; it cannot be edited as text.`);
       const before = bytes.toString("utf8");

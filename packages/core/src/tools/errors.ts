@@ -1,6 +1,7 @@
-/** A path given to a workspace tool resolves outside the workspace root (after following symlinks). */
-export class WorkspaceEscapeError extends Error {
-  override name = "WorkspaceEscapeError";
+import { ConfigError, HeddleError } from "@heddle/shared";
+
+/** A path given to a workspace tool resolves outside the workspace root (after following symlinks). Code `workspace_escape`. */
+export class WorkspaceEscapeError extends HeddleError {
   constructor(
     /** The path as it was given. */
     readonly path: string,
@@ -9,9 +10,31 @@ export class WorkspaceEscapeError extends Error {
     detail?: string,
   ) {
     super(
+      "workspace_escape",
       `Path ${JSON.stringify(path)} is outside the workspace ${root}${detail ? ` (${detail})` : ""}. ` +
         "Use a path inside the workspace.",
     );
+    this.name = "WorkspaceEscapeError";
+  }
+}
+
+/**
+ * write_file/edit_file were asked to change the agent's own folder (`.heddle/`) or a path the host protects.
+ * Code `protected_path`. Reading is still allowed.
+ */
+export class ProtectedPathError extends HeddleError {
+  constructor(
+    /** The path as it was given. */
+    readonly path: string,
+    /** The protected path (real) it falls under. */
+    readonly protectedPath: string,
+  ) {
+    super(
+      "protected_path",
+      `Path ${JSON.stringify(path)} is in ${protectedPath}, which file tools may not change (the agent's own ` +
+        "settings, hooks and sessions live there, or the host protects it). Leave it alone.",
+    );
+    this.name = "ProtectedPathError";
   }
 }
 
@@ -21,6 +44,7 @@ export type ToolInputErrorCode =
   | "not_found"
   | "is_directory"
   | "not_a_directory"
+  | "not_regular_file"
   | "binary_file"
   | "too_large"
   | "no_match"
@@ -35,17 +59,18 @@ export type ToolInputErrorCode =
  * A workspace tool could not do what the model asked; the message says what was wrong and what to do instead.
  * Thrown from `execute`, so the loop hands it to the model as an error result.
  */
-export class ToolInputError extends Error {
-  override name = "ToolInputError";
-  constructor(
-    readonly code: ToolInputErrorCode,
-    message: string,
-  ) {
-    super(message);
+export class ToolInputError extends HeddleError {
+  declare readonly code: ToolInputErrorCode;
+  constructor(code: ToolInputErrorCode, message: string) {
+    super(code, message);
+    this.name = "ToolInputError";
   }
 }
 
-/** `createDefaultTools` or another factory got options it cannot use. */
-export class ToolConfigError extends Error {
-  override name = "ToolConfigError";
+/** `createDefaultTools` or another factory got options it cannot use. Code `config_invalid`. */
+export class ToolConfigError extends ConfigError {
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolConfigError";
+  }
 }

@@ -1,8 +1,8 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { glob } from "tinyglobby";
 import { ToolInputError, WorkspaceEscapeError } from "./errors.js";
+import { readRegularFile } from "./regular-file.js";
 import type { Workspace } from "./workspace.js";
 
 /** Folders no listing or search ever walks into. */
@@ -57,7 +57,10 @@ export async function loadGitignore(workspace: Workspace): Promise<(relPath: str
   });
   const rules: Array<{ base: string; matcher: Ignore }> = [];
   for (const file of ignoreFiles) {
-    const text = await readFile(path.join(workspace.root, file), "utf8").catch(() => "");
+    // A .gitignore that is a FIFO or a device would block the read: only a regular file counts.
+    const text = await readRegularFile(path.join(workspace.root, file), file, 1024 * 1024)
+      .then((bytes) => bytes.toString("utf8"))
+      .catch(() => "");
     const base = path.posix.dirname(file.split(path.sep).join("/"));
     rules.push({ base: base === "." ? "" : `${base}/`, matcher: ignore().add(text) });
   }

@@ -1,3 +1,18 @@
+// The process helpers the bash tool is built on, for hosts that imported them from here.
+export {
+  bwrapArgs,
+  checkSandboxAvailable,
+  clampTimerMs,
+  killCommandTree,
+  MAX_TIMER_MS,
+  type ResolvedSandbox,
+  resolveSandbox,
+  runShellCommand,
+  type SandboxOptions,
+  SandboxUnavailableError,
+  type ShellRunOptions,
+  type ShellRunResult,
+} from "../process/index.js";
 export { type AskUserCallback, type AskUserRequest, createAskUserTool } from "./ask-user.js";
 export { type BashToolOptions, createBashTool, DEFAULT_BASH_ENV } from "./bash.js";
 export {
@@ -7,13 +22,18 @@ export {
   type ToolPreset,
 } from "./default-tools.js";
 export { createEditFileTool } from "./edit-file.js";
-export { ToolConfigError, ToolInputError, type ToolInputErrorCode, WorkspaceEscapeError } from "./errors.js";
+export {
+  ProtectedPathError,
+  ToolConfigError,
+  ToolInputError,
+  type ToolInputErrorCode,
+  WorkspaceEscapeError,
+} from "./errors.js";
 export { createListFilesTool } from "./list-files.js";
 export { createReadFileTool, type ReadFileLimits } from "./read-file.js";
-export { createSearchTool, type SearchOptions } from "./search.js";
-export { runShellCommand, type ShellRunOptions, type ShellRunResult } from "./shell-process.js";
+export { compileSearchPattern, createSearchTool, type SearchOptions, type SearchPattern } from "./search.js";
 export { createLoadSkillTool, formatSkillsForPrompt, listSkills, type Skill } from "./skills.js";
 export { createSubmitResultTool } from "./submit-result.js";
 export { createTodoWriteTool, renderTodos, type TodoItem } from "./todo.js";
-export { createWorkspace, type Workspace, writeFileAtomic } from "./workspace.js";
+export { AGENT_FOLDER, createWorkspace, type Workspace, type WorkspaceOptions, writeFileAtomic } from "./workspace.js";
 export { createWriteFileTool, type WriteCheckpointer } from "./write-file.js";

@@ -1,8 +1,9 @@
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { type AgentTool, createTool, type ImagePart, type TextPart } from "@heddle/shared";
 import { z } from "zod";
 import { ToolInputError } from "./errors.js";
+import { assertRegularFile, readRegularFile } from "./regular-file.js";
 import type { Workspace } from "./workspace.js";
 
 /** Size caps of `read_file`. */
@@ -56,12 +57,13 @@ export function createReadFileTool(workspace: Workspace, limits: ReadFileLimits 
       if (info.isDirectory()) {
         throw new ToolInputError("is_directory", `${shown} is a directory; use list_files to see what it holds.`);
       }
+      assertRegularFile(info, shown);
       const mediaType = IMAGE_TYPES[path.extname(real).toLowerCase()];
       if (mediaType) {
         if (info.size > maxImageBytes) {
           throw new ToolInputError("too_large", `Image ${shown} is ${info.size} bytes; the limit is ${maxImageBytes}.`);
         }
-        const data = await readBytes(real, info.size);
+        const data = await readRegularFile(real, shown, info.size);
         return [
           { type: "text", text: `Image ${shown} (${mediaType}, ${info.size} bytes)` },
           { type: "image", mediaType, data: Buffer.from(data).toString("base64") },
@@ -82,7 +84,7 @@ export function createReadFileTool(workspace: Workspace, limits: ReadFileLimits 
           `${shown} is ${info.size} bytes; use search to find what you need in it.`,
         );
       }
-      const bytes = await readBytes(real, info.size);
+      const bytes = await readRegularFile(real, shown, info.size);
       if (looksBinary(bytes)) {
         throw new ToolInputError(
           "binary_file",
@@ -124,17 +126,6 @@ export function createReadFileTool(workspace: Workspace, limits: ReadFileLimits 
       return out.join("\n");
     },
   });
-}
-
-async function readBytes(real: string, size: number): Promise<Uint8Array> {
-  const handle = await open(real, "r");
-  try {
-    const buffer = Buffer.alloc(size);
-    const { bytesRead } = await handle.read(buffer, 0, size, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
 }
 
 /** A NUL byte in the first 8 KiB, the same test git uses. */

@@ -1,11 +1,13 @@
 import { spawn } from "node:child_process";
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { type AgentTool, createTool } from "@heddle/shared";
+import RE2 from "re2";
 import { z } from "zod";
 import { ToolInputError } from "./errors.js";
 import { walkWorkspaceFiles } from "./file-walk.js";
 import { looksBinary } from "./read-file.js";
+import { assertRegularFile, readRegularFile } from "./regular-file.js";
 import type { Workspace } from "./workspace.js";
 
 /** Options of the `search` tool. */
@@ -18,10 +20,35 @@ export interface SearchOptions {
   maxLineChars?: number;
   /** Files larger than this are skipped by the JS search (default 1 MiB). */
   maxFileBytes?: number;
+  /** A search still running after this long is stopped with a `timeout` error (default 60 000 ms). */
+  timeoutMs?: number;
+}
+
+/** The compiled pattern the JS search runs: `test` answers whether a line matches. */
+export interface SearchPattern {
+  test(line: string): boolean;
+}
+
+/**
+ * Compiles a search pattern with RE2, a linear-time engine: a JavaScript RegExp backtracks, and `(a+)+$` on a
+ * line of a few dozen characters would block the event loop (and with it the tool's timeout and abort) for
+ * minutes. RE2 has no backreferences or lookaround; a pattern that uses them is refused with `invalid_pattern`.
+ * ripgrep's default engine is linear-time too and refuses the same features.
+ */
+export function compileSearchPattern(pattern: string): SearchPattern {
+  try {
+    return new RE2(pattern, "u");
+  } catch (error) {
+    throw new ToolInputError(
+      "invalid_pattern",
+      `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}. Search uses a ` +
+        "linear-time engine (RE2 syntax): no backreferences (\\1) or lookaround ((?=...), (?<=...)).",
+    );
+  }
 }
 
 const inputSchema = z.object({
-  pattern: z.string().min(1).describe("Regular expression (JavaScript / ripgrep syntax)."),
+  pattern: z.string().min(1).describe("Regular expression (RE2 / ripgrep syntax: no backreferences or lookaround)."),
   path: z.string().optional().describe("File or folder to search, relative to the workspace root (default: root)."),
   glob: z.string().optional().describe('Only files matching this glob, e.g. "**/*.ts".'),
   context: z.number().int().min(0).max(20).optional().describe("Lines of context around each match."),
@@ -35,6 +62,7 @@ export function createSearchTool(workspace: Workspace, options: SearchOptions = 
   const maxLines = options.maxLines ?? 200;
   const maxLineChars = options.maxLineChars ?? 400;
   const maxFileBytes = options.maxFileBytes ?? 1024 * 1024;
+  const timeoutMs = options.timeoutMs ?? 60_000;
   let ripgrep: Promise<string | undefined> | undefined;
   return createTool({
     name: "search",
@@ -44,23 +72,22 @@ export function createSearchTool(workspace: Workspace, options: SearchOptions = 
     input: inputSchema,
     readOnly: true,
     async execute(input, ctx) {
-      let regex: RegExp;
-      try {
-        regex = new RegExp(input.pattern);
-      } catch (error) {
-        throw new ToolInputError(
-          "invalid_pattern",
-          `Invalid regular expression ${JSON.stringify(input.pattern)}: ${(error as Error).message}`,
-        );
-      }
+      const regex = compileSearchPattern(input.pattern);
       const target = await workspace.resolve(input.path ?? ".");
       const info = await stat(target).catch(() => undefined);
       if (!info) throw new ToolInputError("not_found", `Not found: ${workspace.display(target)}.`);
+      if (!info.isDirectory()) assertRegularFile(info, workspace.display(target));
       ripgrep ??= findRipgrep(options.ripgrep ?? "auto");
       const rg = await ripgrep;
+      // Nothing in a tool may run unbounded: one signal for the caller's abort and the search's own timeout.
+      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
       const lines = rg
-        ? await searchWithRipgrep(rg, workspace, target, input, maxLines + 1, ctx.signal)
-        : await searchWithJs(workspace, target, info.isDirectory(), regex, input, maxLines + 1, maxFileBytes);
+        ? await searchWithRipgrep(rg, workspace, target, input, maxLines + 1, signal)
+        : await searchWithJs(workspace, target, info.isDirectory(), regex, input, maxLines + 1, maxFileBytes, signal);
+      if (ctx.signal.aborted) throw new Error("Search aborted.");
+      if (signal.aborted) {
+        throw new ToolInputError("timeout", `Search stopped after ${timeoutMs} ms; narrow the pattern, path or glob.`);
+      }
       if (lines.length === 0) return `No matches for /${input.pattern}/.`;
       const cut = lines
         .slice(0, maxLines)
@@ -77,10 +104,11 @@ async function searchWithJs(
   workspace: Workspace,
   target: string,
   isDir: boolean,
-  regex: RegExp,
+  regex: SearchPattern,
   input: SearchInput,
   limit: number,
   maxFileBytes: number,
+  signal: AbortSignal,
 ): Promise<string[]> {
   const files = isDir
     ? await walkWorkspaceFiles(workspace, { dir: target, ...(input.glob !== undefined && { pattern: input.glob }) })
@@ -88,10 +116,12 @@ async function searchWithJs(
   const context = input.context ?? 0;
   const out: string[] = [];
   for (const rel of files) {
+    if (signal.aborted) return out;
     const real = path.join(workspace.root, rel);
     const info = await stat(real).catch(() => undefined);
-    if (!info || info.size > maxFileBytes) continue;
-    const bytes = await readFile(real).catch(() => undefined);
+    // The walk lists FIFOs, sockets and devices too: reading one would block.
+    if (!info?.isFile() || info.size > maxFileBytes) continue;
+    const bytes = await readRegularFile(real, rel, maxFileBytes).catch(() => undefined);
     if (!bytes || looksBinary(bytes)) continue;
     const lines = bytes.toString("utf8").split(/\r?\n/);
     let lastShown = -1;
@@ -148,7 +178,11 @@ function searchWithRipgrep(
   if (input.glob) args.push("--glob", input.glob);
   args.push("--regexp", input.pattern, "--", path.relative(workspace.root, target) || ".");
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, args, { cwd: workspace.root, stdio: ["ignore", "pipe", "pipe"], signal });
+    if (signal.aborted) return resolve([]);
+    const child = spawn(rg, args, { cwd: workspace.root, stdio: ["ignore", "pipe", "pipe"] });
+    // Not spawn's `signal` option: its AbortError would hide the lines found so far.
+    const stop = () => child.kill("SIGKILL");
+    signal.addEventListener("abort", stop, { once: true });
     const lines: string[] = [];
     let pending = "";
     let stderr = "";
@@ -164,8 +198,12 @@ function searchWithRipgrep(
     child.stderr.on("data", (chunk: string) => {
       stderr += chunk;
     });
-    child.on("error", reject);
+    child.on("error", (error) => {
+      signal.removeEventListener("abort", stop);
+      reject(error);
+    });
     child.on("close", (code) => {
+      signal.removeEventListener("abort", stop);
       if (pending && lines.length < limit) lines.push(pending);
       // 1 is "no match"; a kill after the cap is not an error either.
       if (code === 2 && lines.length === 0) {

@@ -1,8 +1,14 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { type AgentTool, createTool } from "@heddle/shared";
 import { z } from "zod";
 import { ToolInputError } from "./errors.js";
+import { readRegularFile } from "./regular-file.js";
+
+const MAX_SKILL_BYTES = 1024 * 1024;
+/** A SKILL.md that is a FIFO or a device is skipped instead of blocking the read. */
+const readSkill = (file: string) =>
+  readRegularFile(file, file, MAX_SKILL_BYTES).then((bytes) => bytes.toString("utf8"));
 
 /** A skill: a folder with a `SKILL.md` whose front matter gives its name and description. */
 export interface Skill {
@@ -27,7 +33,7 @@ export async function listSkills(dirs: readonly string[], baseDir = process.cwd(
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       if (!entry.isDirectory()) continue;
       const file = path.join(root, entry.name, "SKILL.md");
-      const text = await readFile(file, "utf8").catch(() => undefined);
+      const text = await readSkill(file).catch(() => undefined);
       if (text === undefined) continue;
       const { fields } = parseFrontMatter(text);
       const name = fields.name || entry.name;
@@ -79,7 +85,7 @@ export function createLoadSkillTool(skillsDirs: readonly string[], baseDir: stri
         const names = skills.map((candidate) => candidate.name).join(", ") || "none";
         throw new ToolInputError("unknown_skill", `No skill named ${JSON.stringify(input.name)}. Available: ${names}.`);
       }
-      const { body } = parseFrontMatter(await readFile(skill.file, "utf8"));
+      const { body } = parseFrontMatter(await readSkill(skill.file));
       return `Skill "${skill.name}" (files in ${skill.dir}):\n\n${body.trim()}`;
     },
   });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { chmod, lstat, readlink, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ToolConfigError, ToolInputError, WorkspaceEscapeError } from "./errors.js";
+import { ProtectedPathError, ToolConfigError, ToolInputError, WorkspaceEscapeError } from "./errors.js";
 
 /** A workspace root that every file tool resolves its paths against. */
 export interface Workspace {
@@ -13,14 +13,30 @@ export interface Workspace {
    * those of a path that does not exist yet. Throws `WorkspaceEscapeError` when it lands outside the root.
    */
   resolve(input: string): Promise<string>;
+  /**
+   * `resolve`, then refuses (`ProtectedPathError`) a path in the agent's own folder (`.heddle/`) or in one of the
+   * workspace's `protectedPaths`. What write_file and edit_file use.
+   */
+  resolveWritable(input: string): Promise<string>;
   /** A real path inside the root, shown relative to it (`.` for the root itself), with `/` separators. */
   display(realPath: string): string;
 }
 
+export interface WorkspaceOptions {
+  /**
+   * Paths (relative to the root, or absolute) that file tools may read but never write, on top of `.heddle/`,
+   * which is always protected.
+   */
+  protectedPaths?: readonly string[];
+}
+
+/** The agent's own folder under a workspace: settings, hooks, sessions, MCP config. */
+export const AGENT_FOLDER = ".heddle";
+
 const MAX_LINK_HOPS = 40;
 
 /** Opens a workspace at `root`, which must be an existing directory. */
-export function createWorkspace(root: string): Workspace {
+export function createWorkspace(root: string, options: WorkspaceOptions = {}): Workspace {
   if (typeof root !== "string" || root.length === 0) {
     throw new ToolConfigError("workspaceRoot must be a non-empty path to an existing directory.");
   }
@@ -39,8 +55,34 @@ export function createWorkspace(root: string): Workspace {
     return rel === "" || (!rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel));
   };
 
-  return {
+  const guarded = [AGENT_FOLDER, ...(options.protectedPaths ?? [])].map((given) => {
+    if (typeof given !== "string" || given.length === 0 || given.includes("\0")) {
+      throw new ToolConfigError(`protectedPaths holds an invalid path: ${JSON.stringify(given)}.`);
+    }
+    return path.resolve(realRoot, given);
+  });
+  // A protected path that is (or runs through) a symlink is guarded under its real path as well as its own.
+  const protectedReal = async (): Promise<string[]> => {
+    const all = new Set<string>();
+    for (const lexical of guarded) {
+      all.add(lexical);
+      all.add(await realpathDeep(lexical).catch(() => lexical));
+    }
+    return [...all];
+  };
+
+  const workspace: Workspace = {
     root: realRoot,
+    async resolveWritable(input) {
+      const real = await workspace.resolve(input);
+      // Compared without case: on a case-insensitive disk (macOS, Windows) `.HEDDLE` is the same folder, and on
+      // Linux refusing a look-alike costs nothing.
+      const target = real.toLowerCase();
+      for (const guard of await protectedReal()) {
+        if (inside(target, guard.toLowerCase())) throw new ProtectedPathError(input, guard);
+      }
+      return real;
+    },
     async resolve(input) {
       if (typeof input !== "string" || input.length === 0) {
         throw new ToolInputError("invalid_path", "The path is empty: give a path relative to the workspace root.");
@@ -54,7 +96,15 @@ export function createWorkspace(root: string): Workspace {
       if (!inside(candidate, realRoot) && !inside(candidate, lexicalRoot)) {
         throw new WorkspaceEscapeError(input, realRoot);
       }
-      const real = await realpathDeep(candidate);
+      let real: string;
+      try {
+        real = await realpathDeep(candidate);
+      } catch (error) {
+        if (error instanceof ToolInputError) throw error;
+        // A symlink loop (ELOOP), a name too long, a folder we may not enter: refused, with a code.
+        const code = (error as NodeJS.ErrnoException)?.code ?? "error";
+        throw new ToolInputError("invalid_path", `The path ${JSON.stringify(input)} cannot be resolved (${code}).`);
+      }
       if (!inside(real, realRoot)) {
         throw new WorkspaceEscapeError(input, realRoot, `it resolves to ${real} through a symlink`);
       }
@@ -65,6 +115,7 @@ export function createWorkspace(root: string): Workspace {
       return rel === "" ? "." : rel.split(path.sep).join("/");
     },
   };
+  return workspace;
 }
 
 /**

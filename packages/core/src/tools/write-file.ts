@@ -3,6 +3,7 @@ import path from "node:path";
 import { type AgentTool, createTool, type ToolContext } from "@heddle/shared";
 import { z } from "zod";
 import { ToolInputError } from "./errors.js";
+import { assertRegularFile } from "./regular-file.js";
 import { type Workspace, writeFileAtomic } from "./workspace.js";
 
 /** What write_file/edit_file call before changing a file; `FileCheckpointer` is the usual one. */
@@ -24,10 +25,11 @@ export function createWriteFileTool(workspace: Workspace, checkpointer?: WriteCh
       "existing file, prefer edit_file.",
     input: inputSchema,
     async execute(input, ctx) {
-      const real = await workspace.resolve(input.path);
+      const real = await workspace.resolveWritable(input.path);
       const shown = workspace.display(real);
       const existing = await stat(real).catch(() => undefined);
       if (existing?.isDirectory()) throw new ToolInputError("is_directory", `${shown} is a directory, not a file.`);
+      if (existing) assertRegularFile(existing, shown);
       await checkpointer?.beforeWrite(real, ctx);
       await mkdir(path.dirname(real), { recursive: true });
       await writeFileAtomic(real, input.content);

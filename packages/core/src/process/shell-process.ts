@@ -1,5 +1,8 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
+import { killCommandTree, PROCESS_TOKEN_ENV } from "./process-tree.js";
+import type { ResolvedSandbox } from "./sandbox.js";
 
 /** How to run one shell command. */
 export interface ShellRunOptions {
@@ -15,8 +18,19 @@ export interface ShellRunOptions {
   onOutput?(stream: "stdout" | "stderr", text: string): void;
   /** Default `/bin/bash` when present, else `/bin/sh`. */
   shell?: string;
-  /** After SIGTERM, the group gets SIGKILL this much later (default 1000 ms). */
+  /** After SIGTERM, whatever still runs gets SIGKILL this much later (default 1000 ms). */
   killGraceMs?: number;
+  /** Run the shell under bubblewrap (see `resolveSandbox`). */
+  sandbox?: ResolvedSandbox;
+}
+
+/** The longest delay a Node timer keeps: a larger one (or Infinity) fires after 1 ms instead. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A timeout as a timer can hold it: Infinity, NaN and anything past `MAX_TIMER_MS` become `MAX_TIMER_MS`. */
+export function clampTimerMs(ms: number): number {
+  if (Number.isNaN(ms)) return MAX_TIMER_MS;
+  return Math.min(Math.max(0, ms), MAX_TIMER_MS);
 }
 
 export interface ShellRunResult {
@@ -36,8 +50,9 @@ export interface ShellRunResult {
 const PIPE_DRAIN_MS = 150;
 
 /**
- * Runs `command` in a real shell as the leader of its own process group, so a timeout or an abort ends the
- * command and everything it started (a `sleep` in a pipeline, a dev server), not just the shell.
+ * Runs `command` in a real shell as the leader of its own process group. A timeout or an abort ends the command
+ * and everything it started (a `sleep` in a pipeline, a dev server, a `setsid` child, one that ignores SIGTERM:
+ * see `killCommandTree`), and the promise settles only once they are dead.
  */
 export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResult> {
   const started = Date.now();
@@ -59,11 +74,16 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       });
       return;
     }
-    const child = spawn(shell, ["-c", options.command], {
+    const token = randomBytes(12).toString("hex");
+    const argv = [shell, "-c", options.command];
+    const [file, args] = options.sandbox
+      ? [options.sandbox.bwrapPath, [...options.sandbox.args(), "--", ...argv]]
+      : [shell, argv.slice(1)];
+    const child = spawn(file, args, {
       cwd: options.cwd,
       // Debian's bash sources ~/.bashrc when stdin is a socket (Node's pipes are) and SHLVL is unset, taking it
-      // for an rsh login: a set SHLVL keeps the command's shell plain.
-      env: { SHLVL: "1", ...options.env },
+      // for an rsh login: a set SHLVL keeps the command's shell plain. The token marks every process it starts.
+      env: { SHLVL: "1", ...options.env, [PROCESS_TOKEN_ENV]: token },
       detached: true,
       // Without input to give, stdin is /dev/null so a command that reads it ends instead of hanging.
       stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
@@ -71,16 +91,15 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
     let timedOut = false;
     let aborted = false;
     let finished = false;
+    let killing: Promise<void> | undefined;
     const killGroup = () => {
-      if (child.pid === undefined) return;
-      signalGroup(child.pid, "SIGTERM");
-      const pid = child.pid;
-      setTimeout(() => signalGroup(pid, "SIGKILL"), options.killGraceMs ?? 1000).unref();
+      if (child.pid === undefined || killing) return;
+      killing = killCommandTree(child.pid, token, options.killGraceMs ?? 1000);
     };
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
-    }, options.timeoutMs);
+    }, clampTimerMs(options.timeoutMs));
     const onAbort = () => {
       aborted = true;
       killGroup();
@@ -99,13 +118,15 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
     child.stdin?.end(options.stdin);
 
     let exit: { code: number | null; signal: string | null } | undefined;
-    const finish = () => {
+    const finish = async () => {
       if (finished || !exit) return;
       finished = true;
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       child.stdout!.destroy();
       child.stderr!.destroy();
+      // The result says every process was killed: wait until that is true.
+      await killing;
       resolve({
         exitCode: exit.code,
         signal: exit.signal,
@@ -124,18 +145,10 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
     });
     child.on("exit", (code, signal) => {
       exit = { code, signal };
-      setTimeout(finish, PIPE_DRAIN_MS).unref();
+      setTimeout(() => void finish(), PIPE_DRAIN_MS).unref();
     });
-    child.on("close", () => finish());
+    child.on("close", () => void finish());
   });
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
 }
 
 /** Keeps the first and last `max / 2` bytes of a stream and counts what fell between. */

@@ -1,0 +1,20 @@
+// Child processes: running a shell command in its own process group, killing every process it started, and the
+// optional bubblewrap sandbox. Used by the bash tool and by command hooks.
+export { findCommandProcesses, killCommandTree, PROCESS_TOKEN_ENV, processAlive } from "./process-tree.js";
+export {
+  bwrapArgs,
+  checkSandboxAvailable,
+  type ResolvedSandbox,
+  resolveSandbox,
+  type SandboxOptions,
+  SandboxUnavailableError,
+} from "./sandbox.js";
+export {
+  clampTimerMs,
+  defaultShell,
+  HeadTailBuffer,
+  MAX_TIMER_MS,
+  runShellCommand,
+  type ShellRunOptions,
+  type ShellRunResult,
+} from "./shell-process.js";

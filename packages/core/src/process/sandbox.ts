@@ -1,0 +1,137 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, realpathSync } from "node:fs";
+import path from "node:path";
+import { HeddleError } from "@heddle/shared";
+
+/** Where `bash` (and command hooks, when asked) may write and connect. Linux only: runs under bubblewrap. */
+export interface SandboxOptions {
+  /** `"none"` (default): no network at all, loopback included. `"allow"`: the host's network. */
+  network?: "none" | "allow";
+  /** Folders writable besides the workspace (absolute, or relative to the workspace). Everything else is read-only. */
+  allowWrite?: string[];
+  /** The bubblewrap binary (default `bwrap` on PATH). */
+  bwrapPath?: string;
+}
+
+/** A sandbox fixed to one workspace: what `runShellCommand` wraps the shell with. */
+export interface ResolvedSandbox {
+  bwrapPath: string;
+  /** bubblewrap's arguments, computed per command (protected paths that appeared since are covered). */
+  args(): string[];
+}
+
+/**
+ * The sandbox was asked for but bubblewrap is missing or cannot run here (not Linux, no user namespaces, a
+ * container that forbids them). Code `sandbox_unavailable`; the message says what failed and how to fix it.
+ */
+export class SandboxUnavailableError extends HeddleError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("sandbox_unavailable", message, options);
+    this.name = "SandboxUnavailableError";
+  }
+}
+
+/**
+ * bubblewrap's arguments: the whole filesystem read-only, a private /tmp and /dev, the workspace and `allowWrite`
+ * writable, its own PID namespace (every process inside dies with it, `setsid` ones included) that dies with
+ * its parent, a new terminal session (no TIOCSTI into the host's terminal), and no network unless allowed.
+ */
+export function bwrapArgs(options: {
+  workspaceRoot: string;
+  network?: "none" | "allow";
+  allowWrite?: string[];
+  /** Existing paths inside the writable ones that stay read-only (the agent's own folder, protected paths). */
+  readOnly?: string[];
+}): string[] {
+  const args = [
+    "--die-with-parent",
+    "--unshare-pid",
+    "--new-session",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+  ];
+  for (const dir of [options.workspaceRoot, ...(options.allowWrite ?? [])]) {
+    const real = realOrSelf(path.resolve(options.workspaceRoot, dir));
+    args.push("--bind", real, real);
+  }
+  for (const given of options.readOnly ?? []) {
+    const target = path.resolve(options.workspaceRoot, given);
+    if (!existsSync(target)) continue;
+    const real = realOrSelf(target);
+    args.push("--ro-bind", real, real);
+  }
+  if ((options.network ?? "none") === "none") args.push("--unshare-net");
+  args.push("--chdir", options.workspaceRoot);
+  return args;
+}
+
+function realOrSelf(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+const probed = new Map<string, string | undefined>();
+
+/**
+ * Checks once per binary that bubblewrap runs here with the namespaces the sandbox needs; throws
+ * `SandboxUnavailableError` otherwise.
+ */
+export function checkSandboxAvailable(bwrapPath = "bwrap"): void {
+  if (!probed.has(bwrapPath)) {
+    if (process.platform !== "linux") {
+      probed.set(bwrapPath, `the sandbox needs Linux (bubblewrap); this is ${process.platform}`);
+    } else {
+      const probe = spawnSync(
+        bwrapPath,
+        ["--die-with-parent", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--proc", "/proc", "true"],
+        { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "ignore", "pipe"] },
+      );
+      const problem = probe.error
+        ? `${bwrapPath} could not be started (${(probe.error as NodeJS.ErrnoException).code ?? probe.error.message}); ` +
+          "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
+        : probe.status !== 0
+          ? `${bwrapPath} cannot create its namespaces here: ${probe.stderr.trim() || `exit ${probe.status}`} ` +
+            "(unprivileged user namespaces may be disabled: sysctl kernel.unprivileged_userns_clone=1)"
+          : undefined;
+      probed.set(bwrapPath, problem);
+    }
+  }
+  const problem = probed.get(bwrapPath);
+  if (problem) throw new SandboxUnavailableError(`The sandbox is unavailable: ${problem}.`);
+}
+
+/**
+ * Checks bubblewrap and fixes the sandbox for a workspace. The agent's own folder (`.heddle/`, created empty when
+ * missing so a command cannot create it) and `protectedPaths` that exist are mounted read-only inside it.
+ */
+export function resolveSandbox(
+  workspaceRoot: string,
+  options: SandboxOptions,
+  protectedPaths: readonly string[] = [],
+): ResolvedSandbox {
+  const bwrapPath = options.bwrapPath ?? "bwrap";
+  checkSandboxAvailable(bwrapPath);
+  const agentFolder = path.join(workspaceRoot, ".heddle");
+  return {
+    bwrapPath,
+    args: () => {
+      mkdirSync(agentFolder, { recursive: true });
+      return bwrapArgs({
+        workspaceRoot,
+        ...(options.network && { network: options.network }),
+        ...(options.allowWrite && { allowWrite: options.allowWrite }),
+        readOnly: [agentFolder, ...protectedPaths],
+      });
+    },
+  };
+}
