@@ -21,7 +21,7 @@ export function buildChild(): Promise<unknown> {
     format: "esm",
     target: "node20",
     tsconfig: join(here, "..", "..", "..", "..", "tsconfig.json"),
-    external: ["better-sqlite3", "esbuild"],
+    external: ["better-sqlite3", "esbuild", "re2"],
     logLevel: "error",
   });
   return built;
