@@ -26,7 +26,7 @@ beforeAll(async () => {
     format: "esm",
     target: "node20",
     tsconfig: join(here, "..", "..", "..", "tsconfig.json"),
-    external: ["better-sqlite3", "re2"],
+    external: ["better-sqlite3"],
     logLevel: "error",
   });
 }, 60_000);

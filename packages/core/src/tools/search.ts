@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { type AgentTool, createTool } from "@heddle/shared";
-import RE2 from "re2";
+import { RE2JS } from "re2js";
 import { z } from "zod";
 import { ToolInputError } from "./errors.js";
 import { walkWorkspaceFiles } from "./file-walk.js";
@@ -30,14 +30,15 @@ export interface SearchPattern {
 }
 
 /**
- * Compiles a search pattern with RE2, a linear-time engine: a JavaScript RegExp backtracks, and `(a+)+$` on a
+ * Compiles a search pattern with RE2 (re2js, the pure-JavaScript port of Google's RE2), a linear-time engine: a JavaScript RegExp backtracks, and `(a+)+$` on a
  * line of a few dozen characters would block the event loop (and with it the tool's timeout and abort) for
  * minutes. RE2 has no backreferences or lookaround; a pattern that uses them is refused with `invalid_pattern`.
  * ripgrep's default engine is linear-time too and refuses the same features.
  */
 export function compileSearchPattern(pattern: string): SearchPattern {
   try {
-    return new RE2(pattern, "u");
+    const compiled = RE2JS.compile(pattern);
+    return { test: (line) => compiled.matcher(line).find() };
   } catch (error) {
     throw new ToolInputError(
       "invalid_pattern",

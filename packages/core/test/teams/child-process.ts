@@ -21,7 +21,7 @@ export function buildChild(): Promise<unknown> {
     format: "esm",
     target: "node20",
     tsconfig: join(here, "..", "..", "..", "..", "tsconfig.json"),
-    external: ["better-sqlite3", "esbuild", "re2"],
+    external: ["better-sqlite3", "esbuild"],
     logLevel: "error",
   });
   return built;
