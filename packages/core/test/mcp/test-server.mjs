@@ -1,0 +1,56 @@
+// A small MCP server on the SDK's server classes, for tests: `node test-server.mjs stdio` or `... http` (streamable
+// HTTP on 127.0.0.1, a free port, printed as {"port": N} on stdout).
+// Tools: `greet {name}`; `add-tool {name}` registers a new tool, so the server sends tools/list_changed;
+// `remove-greet` removes `greet` (list_changed too).
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { z } from "zod";
+
+function buildServer() {
+  const server = new McpServer(
+    { name: "heddle-test-server", version: "1.0.0" },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  const greet = server.registerTool(
+    "greet",
+    { description: "Greets someone.", inputSchema: { name: z.string() } },
+    async ({ name }) => ({ content: [{ type: "text", text: `Hello, ${name}! (pid ${process.pid})` }] }),
+  );
+  server.registerTool(
+    "add-tool",
+    { description: "Adds a tool named `name` that returns its name.", inputSchema: { name: z.string() } },
+    async ({ name }) => {
+      server.registerTool(name, { description: `Added at run time: ${name}.`, inputSchema: {} }, async () => ({
+        content: [{ type: "text", text: `I am ${name}` }],
+      }));
+      return { content: [{ type: "text", text: `added ${name}` }] };
+    },
+  );
+  server.registerTool("remove-greet", { description: "Removes greet.", inputSchema: {} }, async () => {
+    greet.remove();
+    return { content: [{ type: "text", text: "greet removed" }] };
+  });
+  return server;
+}
+
+if (process.argv[2] === "http") {
+  const transports = new Map();
+  const http = createServer(async (req, res) => {
+    const id = req.headers["mcp-session-id"];
+    let transport = typeof id === "string" ? transports.get(id) : undefined;
+    if (!transport) {
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => transports.set(sessionId, transport),
+      });
+      await buildServer().connect(transport);
+    }
+    await transport.handleRequest(req, res);
+  });
+  http.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: http.address().port })}\n`));
+} else {
+  await buildServer().connect(new StdioServerTransport());
+}
