@@ -130,6 +130,7 @@ export function parseMcpConfig(
   if (missing.length > 0) {
     throw new McpConfigError(
       `The MCP config${where} uses environment variables that are not set: ${missing.join(", ")}. ` +
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the text shows the syntax itself
         "Set them, or give a default with ${VAR:-default}.",
     );
   }

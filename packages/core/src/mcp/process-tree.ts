@@ -43,7 +43,10 @@ export async function endProcesses(refs: readonly ProcessRef[], graceMs: number)
   if (pids.length === 0) return;
   signalAll(pids, "SIGTERM");
   const until = Date.now() + graceMs;
-  while (Date.now() < until && (pids = alive()).length > 0) await sleep(25);
+  while (pids.length > 0 && Date.now() < until) {
+    await sleep(25);
+    pids = alive();
+  }
   if (pids.length === 0) return;
   signalAll(pids, "SIGKILL");
   const hardUntil = Date.now() + 1000;
