@@ -28,6 +28,11 @@ export interface ProcessRef {
   start: string | undefined;
 }
 
+/** `pid` itself and its live descendants, each with its start time. */
+export function snapshotTree(pid: number): ProcessRef[] {
+  return [{ pid, start: startTime(pid) }, ...snapshotDescendants(pid)];
+}
+
 /** The live descendants of `pid`, each with its start time. */
 export function snapshotDescendants(pid: number): ProcessRef[] {
   return descendantPids(pid).map((child) => ({ pid: child, start: startTime(child) }));

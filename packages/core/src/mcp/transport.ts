@@ -5,6 +5,16 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isHttpServerConfig, type McpServerConfig } from "./config.js";
+import { endProcesses, snapshotTree } from "./process-tree.js";
+
+/** Remembers the child's pid once started: the SDK forgets it when it begins closing. */
+class TrackedStdioTransport extends StdioClientTransport {
+  startedPid: number | undefined;
+  override async start(): Promise<void> {
+    await super.start();
+    this.startedPid = this.pid ?? undefined;
+  }
+}
 
 /** A connected transport, with what the host needs to clean up after it. */
 export interface OpenedTransport {
@@ -41,7 +51,7 @@ export async function connectTransport(
 ): Promise<OpenedTransport> {
   const { onStderr, ...requestOptions } = options;
   if (!isHttpServerConfig(config)) {
-    const transport = new StdioClientTransport({
+    const transport = new TrackedStdioTransport({
       command: config.command,
       ...(config.args && { args: config.args }),
       ...(config.env && { env: config.env }),
@@ -53,7 +63,11 @@ export async function connectTransport(
     try {
       await client.connect(transport, requestOptions);
     } catch (error) {
+      // The SDK closes a client whose initialize failed, politely and in the background (stdin's end, then 2 s
+      // before SIGTERM). A server that did not answer gets no such patience: end it and what it started now.
+      const tree = transport.startedPid === undefined ? [] : snapshotTree(transport.startedPid);
       await transport.close().catch(() => {});
+      await endProcesses(tree, 500);
       throw error;
     }
     return { client, transport, kind: "stdio", ...(transport.pid !== null && { pid: transport.pid }) };

@@ -1,7 +1,7 @@
 // A small MCP server on the SDK's server classes, for tests: `node test-server.mjs stdio` or `... http` (streamable
 // HTTP on 127.0.0.1, a free port, printed as {"port": N} on stdout).
 // Tools: `greet {name}`; `add-tool {name}` registers a new tool, so the server sends tools/list_changed;
-// `remove-greet` removes `greet` (list_changed too).
+// `remove-greet` removes `greet` (list_changed too). MCP_LINGER=1 (stdio): ignore stdin's end and keep running.
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -53,4 +53,6 @@ if (process.argv[2] === "http") {
   http.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: http.address().port })}\n`));
 } else {
   await buildServer().connect(new StdioServerTransport());
+  // MCP_LINGER=1: keep running after stdin ends, like a server with timers of its own.
+  if (process.env.MCP_LINGER) setInterval(() => {}, 1000);
 }
