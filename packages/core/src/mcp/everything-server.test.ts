@@ -88,7 +88,9 @@ describe("MCP client against server-everything (stdio)", () => {
   });
 
   it("throws the server's text for an isError result (the loop makes it an error result)", async () => {
-    const error = await Promise.resolve(tool("get-sum").execute({ a: "two" }, toolContext())).catch((e) => e);
+    const error = (await Promise.resolve(tool("get-sum").execute({ a: "two" }, toolContext())).catch(
+      (e: unknown) => e,
+    )) as McpToolError;
     expect(error).toBeInstanceOf(McpToolError);
     expect(error.code).toBe("mcp_tool_error");
     expect(error.message).toMatch(/Input validation error/);
