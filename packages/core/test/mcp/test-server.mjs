@@ -1,10 +1,11 @@
-// A small MCP server on the SDK's server classes, for tests: `node test-server.mjs stdio` or `... http` (streamable
-// HTTP on 127.0.0.1, a free port, printed as {"port": N} on stdout).
+// A small MCP server on the SDK's server classes, for tests: `node test-server.mjs stdio`, `... http` (streamable
+// HTTP) or `... sse` (the older HTTP+SSE), the last two on 127.0.0.1, a free port, printed as {"port": N} on stdout.
 // Tools: `greet {name}`; `add-tool {name}` registers a new tool, so the server sends tools/list_changed;
 // `remove-greet` removes `greet` (list_changed too). MCP_LINGER=1 (stdio): ignore stdin's end and keep running.
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
@@ -49,6 +50,23 @@ if (process.argv[2] === "http") {
       await buildServer().connect(transport);
     }
     await transport.handleRequest(req, res);
+  });
+  http.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: http.address().port })}\n`));
+} else if (process.argv[2] === "sse") {
+  // The older HTTP+SSE transport only: GET /sse opens the stream, POST /messages carries requests. A POST to /sse
+  // (a streamable HTTP handshake) gets 405, as from servers of that time.
+  const transports = new Map();
+  const http = createServer(async (req, res) => {
+    const url = new URL(req.url, "http://127.0.0.1");
+    if (req.method === "GET" && url.pathname === "/sse") {
+      const transport = new SSEServerTransport("/messages", res);
+      transports.set(transport.sessionId, transport);
+      await buildServer().connect(transport);
+    } else if (req.method === "POST" && url.pathname === "/messages") {
+      await transports.get(url.searchParams.get("sessionId"))?.handlePostMessage(req, res);
+    } else {
+      res.writeHead(405).end();
+    }
   });
   http.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: http.address().port })}\n`));
 } else {
