@@ -14,6 +14,10 @@ export interface CliOptions {
   cwd: string;
   yes: boolean;
   help: boolean;
+  /** An MCP config file the user names (always read). */
+  mcpConfig?: string;
+  /** The user trusts the workspace: its `.heddle/mcp.json` may start servers. */
+  trust: boolean;
 }
 
 /** A bad command line: the message says which flag and what it accepts. */
@@ -40,6 +44,8 @@ Options:
       --model <id>          model id for the provider
       --cwd <dir>           the workspace (default: the current folder)
   -y, --yes                 approve every tool call without asking
+      --mcp-config <file>   MCP servers from this file ({"mcpServers": {...}}, \${VAR} expanded)
+      --trust               trust this workspace: also start the MCP servers of its .heddle/mcp.json
   -i, --interactive         with --demo: open the interactive session on the demo model
   -h, --help                this text
 `;
@@ -64,6 +70,8 @@ export function parseCliArgs(argv: string[], cwd = process.cwd()): CliOptions {
         cwd: { type: "string" },
         yes: { type: "boolean", short: "y", default: false },
         help: { type: "boolean", short: "h", default: false },
+        "mcp-config": { type: "string" },
+        trust: { type: "boolean", default: false },
       },
     });
   } catch (error) {
@@ -95,5 +103,7 @@ export function parseCliArgs(argv: string[], cwd = process.cwd()): CliOptions {
     cwd: typeof v.cwd === "string" ? v.cwd : cwd,
     yes: Boolean(v.yes),
     help: Boolean(v.help),
+    ...(typeof v["mcp-config"] === "string" && { mcpConfig: v["mcp-config"] }),
+    trust: Boolean(v.trust),
   };
 }

@@ -3,9 +3,11 @@ import {
   createSession,
   defaultSessionDbPath,
   defaultToolPolicies,
+  type McpConnection,
   openSession,
   type SessionRuntime,
   SqliteSessionStore,
+  withMcpTools,
 } from "@heddle/core";
 import type { AgentModel, ToolApprovalDecision, ToolApprovalRequest } from "@heddle/shared";
 
@@ -19,6 +21,8 @@ export interface HostConfig {
   approve?: (request: ToolApprovalRequest) => Promise<ToolApprovalDecision>;
   /** Answers the `ask_user` tool. */
   askUser?: (question: string) => Promise<string>;
+  /** MCP servers whose tools join the built-in ones at each turn (asking first, like any unlisted tool). */
+  mcp?: McpConnection;
 }
 
 export function systemPrompt(workspaceRoot: string): string {
@@ -51,7 +55,7 @@ export async function startSession(
     model: config.model,
     workspaceRoot: config.workspaceRoot,
     systemPrompt: systemPrompt(config.workspaceRoot),
-    tools,
+    tools: config.mcp ? withMcpTools(tools, config.mcp) : tools,
     // Like Claude Code, the host runs the project's own hooks from .heddle/settings.json (the SDK does not by default).
     commandHooks: {},
     toolPolicies: defaultToolPolicies(config.preset),

@@ -1,9 +1,10 @@
 import { emitKeypressEvents } from "node:readline";
 import { createInterface, type Interface } from "node:readline/promises";
-import type { SessionRuntime, SqliteSessionStore } from "@heddle/core";
+import type { McpConnection, SessionRuntime, SqliteSessionStore } from "@heddle/core";
 import type { AgentModel, ToolApprovalDecision, ToolApprovalRequest } from "@heddle/shared";
 import type { CliOptions } from "./args.js";
 import { type HostConfig, startSession } from "./host.js";
+import type { McpConfigSources } from "./mcp.js";
 import { runTask } from "./print-mode.js";
 import { describeCall, type TerminalRenderer } from "./render.js";
 import { runSlashCommand } from "./slash-commands.js";
@@ -14,6 +15,8 @@ export interface InteractiveContext {
   model: AgentModel;
   store: SqliteSessionStore;
   renderer: TerminalRenderer;
+  mcp?: McpConnection;
+  mcpSources?: McpConfigSources;
 }
 
 /** The state slash commands act on. */
@@ -24,6 +27,7 @@ export interface ReplState {
   renderer: TerminalRenderer;
   /** Tools the person answered "always" for, this process. */
   alwaysAllow: Set<string>;
+  mcpSources?: McpConfigSources;
   /** Replaces the current session (resume, fork, model switch). */
   switchTo(session: SessionRuntime): Promise<void>;
 }
@@ -58,6 +62,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     ...(context.options.maxBudgetUsd !== undefined && { maxBudgetUsd: context.options.maxBudgetUsd }),
     approve: context.options.yes ? async () => ({ approved: true }) : approve,
     askUser: (question) => ask(rl, renderer.cyan(`? ${question}\n> `)),
+    ...(context.mcp && { mcp: context.mcp }),
   };
   const state: ReplState = {
     session: await startSession(config, store, context.options.resume),
@@ -65,6 +70,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     store,
     renderer,
     alwaysAllow,
+    ...(context.mcpSources && { mcpSources: context.mcpSources }),
     async switchTo(session) {
       await state.session.close();
       state.session = session;
