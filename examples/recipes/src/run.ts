@@ -7,6 +7,7 @@ const examples: Record<string, () => Promise<{ main: (...args: never[]) => Promi
   plugin: () => import("./plugin.js"),
   "session-resume": () => import("./session-resume.js"),
   "cross-provider-handoff": () => import("./cross-provider-handoff.js"),
+  "mcp-tools": () => import("./mcp-tools.js"),
 };
 
 const exampleName = process.argv[2] ?? "";
