@@ -107,8 +107,9 @@ export async function connectMcpServers(config: McpConfig, options: McpConnectOp
       names.get(handle)!.set(tool, name);
       // Keep the same object for an unchanged tool: the loop caches its schema validator per schema object.
       const kept = previous.get(name);
-      if (kept && kept.mcp.server === handle.name && sameTool(kept, tool)) return kept;
-      return toAgentTool(handle, tool, name);
+      const fresh = toAgentTool(handle, tool, name);
+      if (kept && kept.mcp.server === handle.name && sameTool(kept, fresh)) return kept;
+      return fresh;
     });
     for (const listener of toolsListeners) safely(listener, [...tools]);
   };
@@ -198,11 +199,12 @@ export function withMcpTools(
   return () => [...(typeof builtIns === "function" ? builtIns() : builtIns), ...connection.tools()];
 }
 
-function sameTool(kept: McpAgentTool, tool: Tool): boolean {
+function sameTool(kept: McpAgentTool, fresh: McpAgentTool): boolean {
   return (
-    kept.mcp.tool === tool.name &&
-    kept.description === (tool.description ?? kept.description) &&
-    JSON.stringify(kept.inputSchema) === JSON.stringify(tool.inputSchema)
+    kept.mcp.tool === fresh.mcp.tool &&
+    kept.description === fresh.description &&
+    kept.readOnly === fresh.readOnly &&
+    JSON.stringify(kept.inputSchema) === JSON.stringify(fresh.inputSchema)
   );
 }
 

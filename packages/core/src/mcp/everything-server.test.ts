@@ -56,7 +56,7 @@ const sentMessages = () =>
         .map((line) => JSON.parse(line) as { id?: number; method?: string; params?: any })
     : [];
 
-describe("MCP client against server-everything (stdio)", () => {
+describe("MCP client against server-everything (stdio)", { timeout: 20_000 }, () => {
   it("connects and lists its tools as mcp__everything__<tool> with their JSON Schemas", () => {
     expect(mcp.servers()).toMatchObject([{ name: "everything", status: "connected" }]);
     const names = mcp.tools().map((t) => t.name);

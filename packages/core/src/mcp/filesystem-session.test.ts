@@ -22,7 +22,7 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe("a session with server-filesystem", () => {
+describe("a session with server-filesystem", { timeout: 20_000 }, () => {
   it("writes and reads a file in the allowed folder and is refused outside it", async () => {
     mcp = await connectMcpServers({
       mcpServers: { fs: { command: process.execPath, args: [FILESYSTEM_SERVER, allowed] } },

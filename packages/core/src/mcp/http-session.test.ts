@@ -36,7 +36,7 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())));
 }
 
-describe("MCP over HTTP", () => {
+describe("MCP over HTTP", { timeout: 20_000 }, () => {
   it("a session uses a streamable HTTP server; killed mid-session, it is reported failed and the turn completes", async () => {
     const url = await startServer("http");
     const changes: McpStatusChange[] = [];

@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("MCP server lifecycle", () => {
+describe("MCP server lifecycle", { timeout: 20_000 }, () => {
   it("close() ends every server process and what the servers started, even a child its launcher left behind", async () => {
     const before = new Set(descendantPids(process.pid));
     const childPidFile = join(dir, "child.pid");
