@@ -67,6 +67,8 @@ describe("MCP client against server-everything (stdio)", { timeout: 20_000 }, ()
       properties: { a: { type: "number" }, b: { type: "number" } },
     });
     expect(tool("echo").mcp).toEqual({ server: "everything", tool: "echo" });
+    // The per-call timeout is the tool's own, which the loop enforces (and turns into a cancellation).
+    expect(tool("echo").timeoutMs).toBe(10_000);
   });
 
   it("calls echo and get-sum and returns their text", async () => {

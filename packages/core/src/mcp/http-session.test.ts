@@ -5,18 +5,21 @@ import { createInterface } from "node:readline";
 import { createScriptedModel } from "@heddle/llms/testing";
 import { getToolResults, toolOutputText } from "@heddle/shared";
 import { afterEach, describe, expect, it } from "vitest";
-import { TEST_SERVER, toolContext } from "../../test/mcp/helpers.js";
+import { TEST_SERVER, toolContext, waitFor } from "../../test/mcp/helpers.js";
 import { createSession } from "../sessions/create-session.js";
 import { MemorySessionStore } from "../sessions/memory-store.js";
 import { connectMcpServers, type McpConnection, type McpStatusChange, withMcpTools } from "./connection.js";
 
 let server: ChildProcess | undefined;
+/** Lines the test server printed after its port. */
+let serverLines: string[] = [];
 let mcp: McpConnection | undefined;
 afterEach(async () => {
   await mcp?.close();
   server?.kill("SIGKILL");
   mcp = undefined;
   server = undefined;
+  serverLines = [];
 });
 
 /** Starts `test-server.mjs <mode>` and resolves with its URL once it listens. */
@@ -27,7 +30,7 @@ async function startServer(mode: "http" | "sse"): Promise<string> {
     lines.once("line", resolve);
     server!.once("exit", (code) => reject(new Error(`test server exited with ${code}`)));
   });
-  lines.close();
+  lines.on("line", (line) => serverLines.push(line));
   const { port } = JSON.parse(first) as { port: number };
   return `http://127.0.0.1:${port}/${mode === "sse" ? "sse" : "mcp"}`;
 }
@@ -80,6 +83,14 @@ describe("MCP over HTTP", { timeout: 20_000 }, () => {
     await session.send("and now?");
     expect(model.requests[3]!.tools).toEqual([]);
     await session.close();
+  });
+
+  it("close() ends the HTTP session on the server (DELETE)", async () => {
+    const url = await startServer("http");
+    mcp = await connectMcpServers({ mcpServers: { remote: { url } } });
+    expect(mcp.servers()[0]!.status).toBe("connected");
+    await mcp.close();
+    expect(await waitFor(() => serverLines.some((line) => line.includes("sessionClosed")), 2000)).toBe(true);
   });
 
   it("falls back to the older HTTP+SSE transport when the server refuses streamable HTTP", async () => {

@@ -12,8 +12,9 @@ import { descendantPids } from "./process-tree.js";
 const dir = mkdtempSync(join(tmpdir(), "heddle-mcp-life-"));
 const node = process.execPath;
 let open: McpConnection[] = [];
-const connect = async (...args: Parameters<typeof connectMcpServers>) => {
-  const connection = await connectMcpServers(...args);
+const connect = async (...[config, options]: Parameters<typeof connectMcpServers>) => {
+  // Shorter than the test's own timeout, so a stuck start fails the test and is still cleaned up.
+  const connection = await connectMcpServers(config, { connectTimeoutMs: 15_000, ...options });
   open.push(connection);
   return connection;
 };

@@ -1,5 +1,6 @@
 import type { Logger, ToolContext } from "@heddle/shared";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   type CallToolResult,
   ErrorCode,
@@ -30,6 +31,8 @@ export interface McpServerHandleOptions extends McpResultLimits {
 const PING_TIMEOUT_MS = 3000;
 /** After the SDK closed a stdio server, what it started gets this long to end on SIGTERM. */
 const DESCENDANT_GRACE_MS = 500;
+/** How long `close()` waits for an HTTP server to acknowledge the end of its session. */
+const TERMINATE_TIMEOUT_MS = 1000;
 
 /** One configured server: its client, its tools and its status. Internal to `connectMcpServers`. */
 export class McpServerHandle {
@@ -168,6 +171,11 @@ export class McpServerHandle {
     this.status = "closed";
     this.tools = [];
     if (wasConnected) this.#options.onStatus(this);
+    const opened = this.#opened;
+    if (wasConnected && opened?.transport instanceof StreamableHTTPClientTransport) {
+      // Tell the server its session is over (HTTP DELETE), briefly: a server that does not answer is not waited for.
+      await Promise.race([opened.transport.terminateSession().catch(() => {}), delay(TERMINATE_TIMEOUT_MS)]);
+    }
     await this.#closeTransport();
   }
 
@@ -231,6 +239,10 @@ export class McpServerHandle {
       cause === undefined ? undefined : { cause },
     );
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 function errorText(error: unknown): string {

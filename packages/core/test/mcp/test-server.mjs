@@ -46,6 +46,8 @@ if (process.argv[2] === "http") {
       transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sessionId) => transports.set(sessionId, transport),
+        // A client that ends its session (HTTP DELETE) is announced on stdout, for the tests.
+        onsessionclosed: (sessionId) => process.stdout.write(`${JSON.stringify({ sessionClosed: sessionId })}\n`),
       });
       await buildServer().connect(transport);
     }
