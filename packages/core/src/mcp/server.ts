@@ -70,7 +70,6 @@ export class McpServerHandle {
           this.#options.logger.debug(`mcp ${this.name} stderr: ${chunk.toString().trimEnd()}`);
         },
       });
-      if (this.#opened.pid !== undefined) this.#processes = snapshotDescendants(this.#opened.pid);
       do {
         this.#dirty = false;
         this.tools = await this.#listAll(Math.max(1, deadline - Date.now()));
