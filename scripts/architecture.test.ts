@@ -180,6 +180,8 @@ describe("built entries", () => {
       "InMemoryTeamMailbox",
       "SqliteTeamMailbox",
       "createTeamTools",
+      "connectMcpServers",
+      "loadMcpConfig",
     ])
       expect(typeof core[name], name).toBe("function");
     const pkg = JSON.parse(readFileSync(join(root, "packages/core/package.json"), "utf8"));
@@ -191,6 +193,7 @@ describe("built entries", () => {
       compaction: "Compactor",
       checkpoints: "restoreFileCheckpoints",
       plugins: "loadPlugins",
+      mcp: "connectMcpServers",
       teams: "AgentTeamManager",
       testing: "runTranscriptStoreConformance",
     };

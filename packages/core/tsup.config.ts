@@ -3,7 +3,18 @@ import { defineConfig } from "tsup";
 /**
  * One entry per subpath of @heddle/core (each a folder with an index.ts); keep in step with package.json "exports".
  */
-const SUBPATHS = ["sessions", "tools", "hooks", "safety", "compaction", "checkpoints", "plugins", "teams", "testing"];
+const SUBPATHS = [
+  "sessions",
+  "tools",
+  "hooks",
+  "safety",
+  "compaction",
+  "checkpoints",
+  "plugins",
+  "mcp",
+  "teams",
+  "testing",
+];
 
 export default defineConfig({
   entry: {

@@ -18,6 +18,8 @@ export interface CliOptions {
   trust: boolean;
   yes: boolean;
   help: boolean;
+  /** An MCP config file the user names (always read). */
+  mcpConfig?: string;
 }
 
 /** A bad command line: the message says which flag and what it accepts. */
@@ -46,6 +48,7 @@ Options:
       --trust               run this folder's .heddle hooks and MCP servers without asking (this run only);
                             otherwise heddle-code asks once per folder (print mode: they stay off)
   -y, --yes                 approve every tool call without asking
+      --mcp-config <file>   MCP servers from this file ({"mcpServers": {...}}, \${VAR} expanded)
   -i, --interactive         with --demo: open the interactive session on the demo model
   -h, --help                this text
 `;
@@ -71,6 +74,7 @@ export function parseCliArgs(argv: string[], cwd = process.cwd()): CliOptions {
         trust: { type: "boolean", default: false },
         yes: { type: "boolean", short: "y", default: false },
         help: { type: "boolean", short: "h", default: false },
+        "mcp-config": { type: "string" },
       },
     });
   } catch (error) {
@@ -104,5 +108,6 @@ export function parseCliArgs(argv: string[], cwd = process.cwd()): CliOptions {
     trust: Boolean(v.trust),
     yes: Boolean(v.yes),
     help: Boolean(v.help),
+    ...(typeof v["mcp-config"] === "string" && { mcpConfig: v["mcp-config"] }),
   };
 }

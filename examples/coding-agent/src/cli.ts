@@ -6,6 +6,7 @@ import { HELP, parseCliArgs, UsageError } from "./args.js";
 import { createDemoModel, DEMO_TASK } from "./demo-model.js";
 import { openStore, startSession } from "./host.js";
 import { runInteractive } from "./interactive.js";
+import { connectHostMcp, mcpConfigSources } from "./mcp.js";
 import { runTask } from "./print-mode.js";
 import { NoModelError, resolveModel } from "./provider.js";
 import { TerminalRenderer } from "./render.js";
@@ -41,6 +42,13 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   const model = options.demo ? createDemoModel() : resolveModel(options);
+  const mcpSources = mcpConfigSources(options, workspaceRoot);
+  // In --json mode stdout carries events only: MCP notices go to stderr.
+  const notice = (message: string) =>
+    options.json ? process.stderr.write(`heddle-code: ${message}\n`) : renderer.notice(message);
+  if (mcpSources.untrustedWorkspaceConfig)
+    notice(`${mcpSources.untrustedWorkspaceConfig} not loaded: the folder is not trusted (run with --trust)`);
+  const mcp = await connectHostMcp(mcpSources, (change) => notice(change.message));
   const store = openStore(workspaceRoot);
   try {
     if (options.print !== undefined || (options.demo && !options.interactive)) {
@@ -51,6 +59,7 @@ async function main(argv: string[]): Promise<number> {
           model,
           preset: options.preset,
           ...(options.maxBudgetUsd !== undefined && { maxBudgetUsd: options.maxBudgetUsd }),
+          ...(mcp && { mcp }),
           // Print mode has no one to ask: only --yes (or the preset's auto-approval) lets a call run, and only
           // --trust (or an earlier yes) lets the folder's hooks run.
           ...(options.yes && { approve: async () => ({ approved: true }) }),
@@ -75,9 +84,18 @@ async function main(argv: string[]): Promise<number> {
         return (await verifyDemo(workspaceRoot, renderer)) && result.status === "completed" ? 0 : 1;
       return result.status === "completed" ? 0 : 1;
     }
-    return await runInteractive({ options, workspaceRoot, model, store, renderer });
+    return await runInteractive({
+      options,
+      workspaceRoot,
+      model,
+      store,
+      renderer,
+      ...(mcp && { mcp }),
+      mcpSources,
+    });
   } finally {
     await store.close();
+    await mcp?.close();
   }
 }
 

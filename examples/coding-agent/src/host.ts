@@ -4,9 +4,11 @@ import {
   createSpawnAgentTool,
   defaultSessionDbPath,
   defaultToolPolicies,
+  type McpConnection,
   openSession,
   type SessionRuntime,
   SqliteSessionStore,
+  withMcpTools,
 } from "@heddle/core";
 import type { AgentModel, AgentTool, ToolApprovalDecision, ToolApprovalRequest } from "@heddle/shared";
 
@@ -25,6 +27,8 @@ export interface HostConfig {
    * `resolveFolderTrust` (trust.ts) is the usual answer.
    */
   trustProject?: () => Promise<boolean>;
+  /** MCP servers whose tools join the built-in ones at each turn (asking first, like any unlisted tool). */
+  mcp?: McpConnection;
 }
 
 export function systemPrompt(workspaceRoot: string): string {
@@ -64,7 +68,7 @@ export async function startSession(
     model: config.model,
     workspaceRoot: config.workspaceRoot,
     systemPrompt: systemPrompt(config.workspaceRoot),
-    tools,
+    tools: config.mcp ? withMcpTools(tools, config.mcp) : tools,
     // Like Claude Code, the host runs the project's own hooks from .heddle/settings.json (the SDK does not by
     // default), once the folder is trusted. Hooks get no secret-looking variables unless the settings' passEnv
     // names them.

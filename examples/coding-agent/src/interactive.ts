@@ -1,9 +1,10 @@
 import { emitKeypressEvents } from "node:readline";
 import { createInterface, type Interface } from "node:readline/promises";
-import type { SessionRuntime, SqliteSessionStore } from "@heddle/core";
+import type { McpConnection, SessionRuntime, SqliteSessionStore } from "@heddle/core";
 import type { AgentModel, ToolApprovalDecision, ToolApprovalRequest } from "@heddle/shared";
 import type { CliOptions } from "./args.js";
 import { type HostConfig, startSession } from "./host.js";
+import type { McpConfigSources } from "./mcp.js";
 import { runTask } from "./print-mode.js";
 import { describeCall, type TerminalRenderer } from "./render.js";
 import { runSlashCommand } from "./slash-commands.js";
@@ -16,6 +17,8 @@ export interface InteractiveContext {
   model: AgentModel;
   store: SqliteSessionStore;
   renderer: TerminalRenderer;
+  mcp?: McpConnection;
+  mcpSources?: McpConfigSources;
 }
 
 /** The state slash commands act on. */
@@ -28,6 +31,7 @@ export interface ReplState {
   team: TeamView;
   /** Tools the person answered "always" for, this process. */
   alwaysAllow: Set<string>;
+  mcpSources?: McpConfigSources;
   /** Replaces the current session (resume, fork, model switch). */
   switchTo(session: SessionRuntime): Promise<void>;
 }
@@ -70,6 +74,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
         ...(process.stdin.isTTY && { ask: (question: string) => ask(rl, renderer.yellow(question)) }),
         notice: (line) => renderer.line(renderer.dim(line)),
       }),
+    ...(context.mcp && { mcp: context.mcp }),
   };
   const state: ReplState = {
     session: await startSession(config, store, context.options.resume),
@@ -78,6 +83,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     renderer,
     team: new TeamView(),
     alwaysAllow,
+    ...(context.mcpSources && { mcpSources: context.mcpSources }),
     async switchTo(session) {
       await state.session.close();
       state.session = session;

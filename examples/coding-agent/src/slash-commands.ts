@@ -2,6 +2,7 @@ import { defaultToolPolicies } from "@heddle/core";
 import { getMessageText } from "@heddle/shared";
 import { startSession } from "./host.js";
 import type { ReplState } from "./interactive.js";
+import { describeMcpServers } from "./mcp.js";
 import { resolveModel } from "./provider.js";
 import { formatUsage, formatUsd } from "./render.js";
 
@@ -15,6 +16,7 @@ const HELP = `Commands:
   /compact                  compact the working context now
   /tools                    the tools and whether they ask first
   /team                     the sub-agents started in this process, their state and cost
+  /mcp                      MCP servers: status and tools
   /help                     this list
   /exit                     leave (Ctrl-C twice does too)`;
 
@@ -129,6 +131,15 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<b
                 : "asks";
         renderer.line(`  ${name.padEnd(14)} ${how}`);
       }
+      // MCP tools have no policy of their own: they ask first unless answered "always" (or --yes).
+      for (const tool of state.config.mcp?.tools() ?? []) {
+        const how = state.alwaysAllow.has(tool.name) ? "runs (always)" : "asks";
+        renderer.line(`  ${tool.name.padEnd(14)} ${how}  (MCP server ${tool.mcp.server})`);
+      }
+      return false;
+    }
+    case "mcp": {
+      for (const line of describeMcpServers(state.config.mcp, state.mcpSources)) renderer.line(line);
       return false;
     }
     default:

@@ -6,6 +6,7 @@ import * as approval from "./approval-prompt.js";
 import * as handoff from "./cross-provider-handoff.js";
 import * as customTool from "./custom-tool-zod.js";
 import * as hooks from "./hooks.js";
+import * as mcpTools from "./mcp-tools.js";
 import * as plugin from "./plugin.js";
 import * as quickstart from "./quickstart.js";
 import * as sessionResume from "./session-resume.js";
@@ -125,6 +126,15 @@ describe("examples", () => {
     expect(failures[0]!.path).toContain("does-not-exist.mjs");
     const output = result.newMessages.flatMap((m) => m.content).find((p) => p.type === "tool-result");
     expect(output).toMatchObject({ toolName: "count_words", output: "4" });
+  });
+
+  it("mcp-tools: a session reads a file through a real MCP server; the server is closed after", async () => {
+    const { result, mcp } = await mcpTools.main();
+    expect(result.outputText).toBe("The note says: buy milk.");
+    const output = result.newMessages.flatMap((m) => m.content).find((p) => p.type === "tool-result");
+    expect(output).toMatchObject({ toolName: "mcp__files__read_text_file", output: "buy milk" });
+    expect(output).not.toHaveProperty("isError", true);
+    expect(mcp.servers()).toMatchObject([{ name: "files", status: "closed" }]);
   });
 
   it("session-resume: a reopened session sends the whole stored history", async () => {

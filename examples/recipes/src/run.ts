@@ -9,6 +9,7 @@ const examples: Record<string, () => Promise<{ main: (...args: never[]) => Promi
   "cross-provider-handoff": () => import("./cross-provider-handoff.js"),
   "sub-agent": () => import("./sub-agent.js"),
   team: () => import("./team.js"),
+  "mcp-tools": () => import("./mcp-tools.js"),
 };
 
 const exampleName = process.argv[2] ?? "";

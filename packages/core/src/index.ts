@@ -14,6 +14,19 @@ export {
 } from "./compaction/index.js";
 // Command hooks
 export { createHookEngine, type HookEngine, type HookEngineOptions } from "./hooks/index.js";
+// MCP
+export {
+  connectMcpServers,
+  loadMcpConfig,
+  type McpConfig,
+  McpConfigError,
+  type McpConnection,
+  type McpServerInfo,
+  McpServerUnavailableError,
+  type McpStatusChange,
+  McpToolError,
+  withMcpTools,
+} from "./mcp/index.js";
 // Plugins
 export { loadPlugins } from "./plugins/index.js";
 // Safety

@@ -1,0 +1,72 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import {
+  connectMcpServers,
+  loadMcpConfig,
+  type McpConfig,
+  type McpConnection,
+  type McpStatusChange,
+} from "@heddle/core";
+import { checkFolderTrust } from "./trust.js";
+
+/** Which MCP config files the host reads, and why one was skipped. */
+export interface McpConfigSources {
+  /** The files read, in order; a later file's server replaces an earlier one of the same name. */
+  files: string[];
+  /** Set when the workspace has `.heddle/mcp.json` that was not read because the folder is not trusted. */
+  untrustedWorkspaceConfig?: string;
+}
+
+/**
+ * The workspace's `.heddle/mcp.json` starts programs the repository chose: it is read only when the user trusts
+ * the folder (`--trust`). A file named with `--mcp-config` is the user's own choice and is always read.
+ */
+export function mcpConfigSources(
+  options: { mcpConfig?: string; trust: boolean },
+  workspaceRoot: string,
+  trustedBefore: (folder: string) => boolean = (folder) => checkFolderTrust(folder).trusted,
+): McpConfigSources {
+  const sources: McpConfigSources = { files: [] };
+  const workspaceConfig = join(workspaceRoot, ".heddle", "mcp.json");
+  if (existsSync(workspaceConfig)) {
+    // --trust, or a yes remembered for this folder with these very files (trust.ts hashes mcp.json too).
+    if (options.trust || trustedBefore(workspaceRoot)) sources.files.push(workspaceConfig);
+    else sources.untrustedWorkspaceConfig = workspaceConfig;
+  }
+  if (options.mcpConfig) sources.files.push(resolve(options.mcpConfig));
+  return sources;
+}
+
+/** Reads and merges the config files (`${VAR}`s expanded; an unset one is an error naming it). */
+export async function loadMcpConfigs(files: readonly string[]): Promise<McpConfig> {
+  const merged: McpConfig = { mcpServers: {} };
+  for (const file of files) Object.assign(merged.mcpServers, (await loadMcpConfig(file)).mcpServers);
+  return merged;
+}
+
+/** Connects the servers of `sources`; `undefined` when there are none. Status changes go to `notice`. */
+export async function connectHostMcp(
+  sources: McpConfigSources,
+  notice: (change: McpStatusChange) => void,
+): Promise<McpConnection | undefined> {
+  const config = await loadMcpConfigs(sources.files);
+  if (Object.keys(config.mcpServers).length === 0) return undefined;
+  return connectMcpServers(config, { clientInfo: { name: "heddle-code", version: "0.0.0" }, onStatusChange: notice });
+}
+
+/** What `/mcp` prints: each server, its status (with the error of a failed one) and its tools. */
+export function describeMcpServers(mcp: McpConnection | undefined, sources?: McpConfigSources): string[] {
+  const lines: string[] = [];
+  if (sources?.untrustedWorkspaceConfig)
+    lines.push(`${sources.untrustedWorkspaceConfig} not loaded: the folder is not trusted (run with --trust)`);
+  if (!mcp || mcp.servers().length === 0) {
+    lines.push("no MCP servers (add them in .heddle/mcp.json with --trust, or name a file with --mcp-config)");
+    return lines;
+  }
+  for (const server of mcp.servers()) {
+    lines.push(`${server.name}  ${server.status}  ${server.toolCount} tool${server.toolCount === 1 ? "" : "s"}`);
+    if (server.error) lines.push(`    error: ${server.error.split("\n")[0]}`);
+    for (const tool of server.tools) lines.push(`    ${tool.mcpName}`);
+  }
+  return lines;
+}

@@ -1,0 +1,220 @@
+import { type AgentTool, type Logger, silentLogger } from "@heddle/shared";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpConfig } from "./config.js";
+import { assignMcpToolNames } from "./names.js";
+import { DEFAULT_MCP_MAX_OUTPUT_BYTES, type McpResultLimits } from "./results.js";
+import { McpServerHandle, type McpServerStatus } from "./server.js";
+
+export type { McpServerStatus } from "./server.js";
+
+/** Options of `connectMcpServers`. */
+export interface McpConnectOptions extends McpResultLimits {
+  /** How this client introduces itself in the initialize handshake (default `{name: "heddle", version: "0.1.0"}`). */
+  clientInfo?: { name: string; version: string };
+  /** Start + initialize + the first tools/list, per server (default 30 000 ms). Slower servers are `failed`. */
+  connectTimeoutMs?: number;
+  /** Each tool call's timeout (default 120 000 ms): set as the tool's `timeoutMs`, so the loop enforces it. */
+  callTimeoutMs?: number;
+  /**
+   * Mark tools whose server annotates them `readOnlyHint: true` as `readOnly` (they may run in parallel and be
+   * auto-approved by read-only policies). Default false: annotations are the server's claim, not a guarantee.
+   */
+  trustReadOnlyHints?: boolean;
+  /** Server stderr goes to `debug`, failures to `warn` (default: silent). */
+  logger?: Logger;
+  /** Also called for the results of the first connect (each server `connected` or `failed`). */
+  onStatusChange?: (change: McpStatusChange) => void;
+}
+
+/** A server's status changed: it connected, failed (did not start, timed out, died) or was closed. */
+export interface McpStatusChange {
+  server: string;
+  status: McpServerStatus;
+  error?: string;
+  /** One line for a person, fit for a host's `status-notice`. */
+  message: string;
+}
+
+/** One configured server as `servers()` reports it. */
+export interface McpServerInfo {
+  name: string;
+  status: McpServerStatus;
+  error?: string;
+  toolCount: number;
+  /** The server's own tool names and the names the model sees. */
+  tools: Array<{ name: string; mcpName: string; description?: string }>;
+}
+
+/** An MCP tool as an `AgentTool`: `mcp` says where it comes from. */
+export interface McpAgentTool extends AgentTool {
+  readonly mcp: { server: string; tool: string };
+}
+
+/** The live set of MCP servers a host uses. */
+export interface McpConnection {
+  /** The tools of every connected server, named `mcp__<server>__<tool>`; a failed server's tools are gone. */
+  tools(): McpAgentTool[];
+  servers(): McpServerInfo[];
+  /** Called with the new tool list after `notifications/tools/list_changed`, a failure or a close. */
+  onToolsChanged(listener: (tools: McpAgentTool[]) => void): () => void;
+  /** Called when a server fails or is closed after the first connect. */
+  onStatusChange(listener: (change: McpStatusChange) => void): () => void;
+  /** Ends every server: child processes and what they started, HTTP sessions. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** True for a tool made by `connectMcpServers`. */
+export function isMcpTool(tool: AgentTool): tool is McpAgentTool {
+  return typeof (tool as Partial<McpAgentTool>).mcp === "object";
+}
+
+/**
+ * Starts (stdio) or reaches (HTTP) every server of `config` in parallel and lists their tools. Resolves once each
+ * is `connected` or `failed`; it never rejects because a server failed: `servers()` says which and why, and the
+ * other servers' tools work. See docs/mcp.md.
+ */
+export async function connectMcpServers(config: McpConfig, options: McpConnectOptions = {}): Promise<McpConnection> {
+  const logger = options.logger ?? silentLogger;
+  const limits: McpResultLimits = {
+    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MCP_MAX_OUTPUT_BYTES,
+    ...(options.maxImageBytes !== undefined && { maxImageBytes: options.maxImageBytes }),
+  };
+  const callTimeoutMs = options.callTimeoutMs ?? 120_000;
+  const toolsListeners = new Set<(tools: McpAgentTool[]) => void>();
+  const statusListeners = new Set<(change: McpStatusChange) => void>();
+  if (options.onStatusChange) statusListeners.add(options.onStatusChange);
+  let tools: McpAgentTool[] = [];
+  let names = new Map<McpServerHandle, Map<Tool, string>>();
+  let closed = false;
+
+  const safely = <T>(listener: (value: T) => void, value: T) => {
+    try {
+      listener(value);
+    } catch (error) {
+      logger.warn(`MCP listener failed: ${(error as Error).message}`);
+    }
+  };
+  const rebuild = () => {
+    const entries = handles.flatMap((handle) =>
+      handle.status === "connected" ? handle.tools.map((tool) => ({ handle, tool })) : [],
+    );
+    const assigned = assignMcpToolNames(entries.map((e) => ({ server: e.handle.name, tool: e.tool.name })));
+    const previous = new Map(tools.map((tool) => [tool.name, tool]));
+    names = new Map();
+    tools = entries.map(({ handle, tool }, i) => {
+      const name = assigned[i]!;
+      if (!names.has(handle)) names.set(handle, new Map());
+      names.get(handle)!.set(tool, name);
+      // Keep the same object for an unchanged tool: the loop caches its schema validator per schema object.
+      const kept = previous.get(name);
+      const fresh = toAgentTool(handle, tool, name);
+      if (kept && kept.mcp.server === handle.name && sameTool(kept, fresh)) return kept;
+      return fresh;
+    });
+    for (const listener of toolsListeners) safely(listener, [...tools]);
+  };
+  const toAgentTool = (handle: McpServerHandle, tool: Tool, name: string): McpAgentTool => ({
+    name,
+    description: tool.description ?? tool.title ?? `Tool ${tool.name} of the MCP server ${handle.name}.`,
+    inputSchema: tool.inputSchema as AgentTool["inputSchema"],
+    timeoutMs: callTimeoutMs,
+    ...(options.trustReadOnlyHints && tool.annotations?.readOnlyHint === true && { readOnly: true }),
+    mcp: { server: handle.name, tool: tool.name },
+    execute: (input, ctx) => handle.call(tool.name, input, ctx, limits),
+  });
+  const announce = (handle: McpServerHandle) => {
+    if (handle.status === "connecting") return;
+    const change: McpStatusChange = {
+      server: handle.name,
+      status: handle.status,
+      ...(handle.error !== undefined && { error: handle.error }),
+      message: statusMessage(handle),
+    };
+    for (const listener of statusListeners) safely(listener, change);
+  };
+
+  const handles = Object.entries(config.mcpServers).map(
+    ([name, serverConfig]) =>
+      new McpServerHandle(name, serverConfig, {
+        clientInfo: options.clientInfo ?? { name: "heddle", version: "0.1.0" },
+        connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
+        callTimeoutMs,
+        logger,
+        ...limits,
+        onStatus: (handle) => {
+          if (closed && handle.status !== "closed") return;
+          rebuild();
+          announce(handle);
+        },
+        onTools: () => {
+          if (!closed) rebuild();
+        },
+      }),
+  );
+  await Promise.all(handles.map((handle) => handle.connect()));
+  rebuild();
+  for (const handle of handles) announce(handle);
+
+  return {
+    tools: () => [...tools],
+    servers: () =>
+      handles.map((handle) => ({
+        name: handle.name,
+        status: handle.status === "connecting" ? "failed" : handle.status,
+        ...(handle.error !== undefined && { error: handle.error }),
+        toolCount: handle.tools.length,
+        tools: handle.tools.map((tool) => ({
+          name: tool.name,
+          mcpName: names.get(handle)?.get(tool) ?? "",
+          ...(tool.description !== undefined && { description: tool.description }),
+        })),
+      })),
+    onToolsChanged(listener) {
+      toolsListeners.add(listener);
+      return () => toolsListeners.delete(listener);
+    },
+    onStatusChange(listener) {
+      statusListeners.add(listener);
+      return () => statusListeners.delete(listener);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all(handles.map((handle) => handle.close()));
+      toolsListeners.clear();
+      statusListeners.clear();
+    },
+  };
+}
+
+/**
+ * The tools of a session turn: `builtIns` then the MCP tools connected at that moment. Pass the result as
+ * `createSession({tools})`: the session calls it at the start of each turn, so servers that fail or change their
+ * tools between turns are followed, and MCP tools go through the same policies, approvals and hooks.
+ */
+export function withMcpTools(
+  builtIns: readonly AgentTool[] | (() => readonly AgentTool[]),
+  connection: Pick<McpConnection, "tools">,
+): () => AgentTool[] {
+  return () => [...(typeof builtIns === "function" ? builtIns() : builtIns), ...connection.tools()];
+}
+
+function sameTool(kept: McpAgentTool, fresh: McpAgentTool): boolean {
+  return (
+    kept.mcp.tool === fresh.mcp.tool &&
+    kept.description === fresh.description &&
+    kept.readOnly === fresh.readOnly &&
+    JSON.stringify(kept.inputSchema) === JSON.stringify(fresh.inputSchema)
+  );
+}
+
+function statusMessage(handle: McpServerHandle): string {
+  switch (handle.status) {
+    case "connected":
+      return `MCP server "${handle.name}" connected (${handle.tools.length} tools).`;
+    case "failed":
+      return `MCP server "${handle.name}" failed: ${handle.error ?? "unknown error"}. Its tools are unavailable.`;
+    default:
+      return `MCP server "${handle.name}" closed.`;
+  }
+}
