@@ -14,6 +14,7 @@ export {
   type TeamControlKind,
   type TeamControlMessage,
 } from "./protocol.js";
+export { type RedisClientLike, RedisTeamMailbox, type RedisTeamMailboxOptions } from "./redis-mailbox.js";
 export {
   createSpawnAgentTool,
   isSubagentUpdate,

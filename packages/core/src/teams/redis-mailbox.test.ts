@@ -1,0 +1,83 @@
+import Redis from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { REDIS_URL, reachable, runScopedName } from "../../test/support/services.js";
+import { runTeamMailboxConformance } from "../testing/index.js";
+import { RedisTeamMailbox } from "./redis-mailbox.js";
+
+const up = await reachable(REDIS_URL);
+if (!up) console.warn(`[heddle] Redis is not reachable at ${REDIS_URL}: the RedisTeamMailbox tests skip`);
+
+// Every key this run writes starts with its own prefix; they are all deleted at the end.
+const prefix = runScopedName("heddle_test");
+afterAll(async () => {
+  if (!up) return;
+  const redis = new Redis(REDIS_URL);
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+if (up) {
+  runTeamMailboxConformance(
+    "RedisTeamMailbox",
+    (location) => new RedisTeamMailbox({ url: REDIS_URL, teamId: location, keyPrefix: prefix, blockMs: 200 }),
+  );
+}
+
+describe.skipIf(!up)("RedisTeamMailbox specifics", () => {
+  it("a successor claims what a dead consumer took but never marked read, after claimIdleMs", async () => {
+    const teamId = runScopedName("claim");
+    const dead = new RedisTeamMailbox({ url: REDIS_URL, teamId, keyPrefix: prefix, consumer: "dead" });
+    const sent = await dead.send({ to: "w", from: "lead", text: "do it" });
+    expect((await dead.peek("w"))?.id).toBe(sent.id); // taken by "dead", pending there
+    await dead.close(); // it crashed before markRead
+
+    const early = new RedisTeamMailbox({
+      url: REDIS_URL,
+      teamId,
+      keyPrefix: prefix,
+      consumer: "early",
+      claimIdleMs: 60_000,
+    });
+    expect(await early.peek("w")).toBeUndefined(); // another consumer holds it and is not idle long enough
+    expect((await early.list("w")).map((m) => m.id)).toEqual([sent.id]); // still unread
+
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const successor = new RedisTeamMailbox({
+      url: REDIS_URL,
+      teamId,
+      keyPrefix: prefix,
+      consumer: "next",
+      claimIdleMs: 50,
+    });
+    const claimed = await successor.peek("w");
+    expect(claimed).toMatchObject({ id: sent.id, text: "do it" });
+    expect(await successor.markRead("w", sent.id)).toBe(true);
+    expect(await successor.list("w")).toEqual([]);
+    await early.close();
+    await successor.close();
+  });
+
+  it("wait blocks on the server: while nothing arrives it sends a handful of commands, not a poll loop", async () => {
+    const teamId = runScopedName("block");
+    const mailbox = new RedisTeamMailbox({ url: REDIS_URL, teamId, keyPrefix: prefix, blockMs: 5_000 });
+    const admin = new Redis(REDIS_URL);
+    // Redis counts every command it served; only this file's tests use this server's streams meanwhile.
+    const xreadgroupCalls = async () =>
+      Number(/cmdstat_xreadgroup:calls=(\d+)/.exec(String(await admin.info("commandstats")))?.[1] ?? 0);
+    const before = await xreadgroupCalls();
+    const waiting = mailbox.wait("w");
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // One look for its own pending message, one for a new one, then one blocked read: a poll would be hundreds.
+    expect((await xreadgroupCalls()) - before).toBeLessThanOrEqual(4);
+    const blocked = String(await admin.client("LIST"))
+      .split("\n")
+      .some((line) => /\bflags=\w*b/.test(line) && /\bcmd=xreadgroup\b/.test(line));
+    expect(blocked).toBe(true);
+    await mailbox.send({ to: "w", from: "lead", text: "hi" });
+    await waiting;
+    expect((await mailbox.dequeue("w"))?.text).toBe("hi");
+    await admin.quit();
+    await mailbox.close();
+  });
+});
