@@ -24,10 +24,25 @@ const only = argv
   ?.slice(7)
   .split(",");
 
-const CONFIG = quick
-  ? { turns: 6, argumentBytes: 2048, fragments: 200, processes: 1, pairs: 2, warmups: 1 }
-  : { turns: 50, argumentBytes: 2048, fragments: 200, processes: 3, pairs: 5, warmups: 2 };
-const SHORT = quick ? { turns: 4, agents: 10, reps: 1 } : { turns: 10, agents: 100, reps: 5 };
+// Knobs for a busy machine: --processes=N --pairs=N (a-c), --agents=N --reps=N (d), --first-reps=N (e).
+const knob = (name, fallback) => {
+  const value = argv.find((arg) => arg.startsWith(`--${name}=`));
+  return value ? Number(value.slice(name.length + 3)) : fallback;
+};
+const CONFIG = {
+  turns: quick ? 6 : 50,
+  argumentBytes: 2048,
+  fragments: 200,
+  processes: knob("processes", quick ? 1 : 3),
+  pairs: knob("pairs", quick ? 2 : 5),
+  warmups: quick ? 1 : 2,
+};
+const SHORT = {
+  turns: quick ? 4 : 10,
+  agents: knob("agents", quick ? 10 : 100),
+  reps: knob("reps", quick ? 1 : 3),
+  firstReps: knob("first-reps", quick ? 1 : 5),
+};
 const PROFILE_LOOPS = quick ? 2 : 6;
 
 const PEERS = [
@@ -42,13 +57,32 @@ const LOOP_FAMILIES = ["chat", "anthropic", "gemini"];
 const wanted = (name) => !only || only.includes(name);
 const fixed = (value, digits = 2) => value.toFixed(digits);
 
+// Process warnings (e.g. MaxListenersExceededWarning) each client's workers printed, by client and family.
+const warnings = new Map();
+function noteWarnings(job, reply) {
+  for (const name of reply.warnings ?? []) {
+    const key = `${job.client ?? job.clients.at(-1)} ${job.family}: ${name}`;
+    warnings.set(key, (warnings.get(key) ?? 0) + 1);
+  }
+}
+function printWarnings() {
+  if (warnings.size === 0) return console.log("process warnings: none");
+  console.log("process warnings (by the worker that measured the client; pairs workers also ran the floor):");
+  for (const [key, count] of warnings) console.log(`  ${key} x${count}`);
+}
+const measured = async (server, job) => {
+  const reply = await runJob(server, job);
+  noteWarnings(job, reply);
+  return reply;
+};
+
 /** a-c: per peer, `processes` workers, each running floor/peer pairs. */
 async function loopScenario(server, family) {
   const row = { scenario: family, floor: [], cells: {} };
   for (const peer of peersFor(family)) {
     const ratios = [];
     for (let p = 0; p < CONFIG.processes; p++) {
-      const reply = await runJob(server, {
+      const reply = await measured(server, {
         kind: "pairs",
         family,
         clients: ["floor", peer.client],
@@ -72,7 +106,7 @@ async function manyScenario(server) {
   const samples = Object.fromEntries(clients.map((client) => [client, []]));
   for (let rep = 0; rep < SHORT.reps; rep++) {
     for (const client of rep % 2 === 0 ? clients : [...clients].reverse()) {
-      samples[client].push(await runJob(server, { kind: "batch", family: "chat", client, agents: SHORT.agents }));
+      samples[client].push(await measured(server, { kind: "batch", family: "chat", client, agents: SHORT.agents }));
     }
   }
   const row = { scenario: "many", cells: {}, rss: {} };
@@ -90,9 +124,9 @@ async function manyScenario(server) {
 async function firstScenario(server, family) {
   const clients = ["floor", ...peersFor(family).map((peer) => peer.client)];
   const samples = Object.fromEntries(clients.map((client) => [client, []]));
-  for (let rep = 0; rep < SHORT.reps; rep++) {
+  for (let rep = 0; rep < SHORT.firstReps; rep++) {
     for (const client of rep % 2 === 0 ? clients : [...clients].reverse()) {
-      samples[client].push(await runJob(server, { kind: "first", family, client }));
+      samples[client].push(await measured(server, { kind: "first", family, client }));
     }
   }
   const row = { scenario: `first ${family}`, cells: {} };
@@ -126,9 +160,16 @@ async function profileFamily(server, family) {
   return { family, floor, heddle };
 }
 
+const cell = (value) => (value ? `${fixed(value.median)} (${fixed(value.min)}-${fixed(value.max)})` : "-");
+
+/** One scenario's result as soon as it is in, so a run cut short still leaves its numbers. */
+function printRow(row) {
+  const cells = Object.entries(row.cells).map(([label, value]) => `${label} ${cell(value)}`);
+  console.log(`${row.scenario}: floor ${row.floorText}; ${cells.join(", ")}`);
+}
+
 function printTable(rows) {
   const labels = PEERS.map((peer) => peer.label);
-  const cell = (value) => (value ? `${fixed(value.median)} (${fixed(value.min)}-${fixed(value.max)})` : "-");
   console.log("\nCPU as a ratio to the floor (the vendor's raw client in a hand-written loop): median (min-max)");
   const header = ["scenario", ...labels, "floor"];
   const lines = [header, ...rows.map((row) => [row.scenario, ...labels.map((l) => cell(row.cells[l])), row.floorText])];
@@ -152,7 +193,7 @@ console.log(
 console.log(
   `loops: ${CONFIG.turns} turns, ${CONFIG.argumentBytes} B of tool arguments in ${CONFIG.fragments} pieces; ` +
     `${CONFIG.processes} processes x ${CONFIG.pairs} pairs per peer; many: ${SHORT.agents} agents x ${SHORT.turns} ` +
-    `turns, ${SHORT.reps} process rounds; first run: ${SHORT.turns} turns, ${SHORT.reps} process rounds`,
+    `turns, ${SHORT.reps} process rounds; first run: ${SHORT.turns} turns, ${SHORT.firstReps} process rounds`,
 );
 const { createGateway } = await import("@heddle/llms");
 const hasWarmUp = typeof createGateway().warmUp === "function";
@@ -167,13 +208,20 @@ const rows = [];
 try {
   for (const family of LOOP_FAMILIES) {
     if (!wanted(family)) continue;
-    const row = await loopScenario(loopServer, family);
-    console.log(`${family}: done, floor ${row.floorText}`);
-    rows.push(row);
+    rows.push(await loopScenario(loopServer, family));
+    printRow(rows.at(-1));
   }
-  if (wanted("many")) rows.push(await manyScenario(shortServer));
-  if (wanted("first")) for (const family of LOOP_FAMILIES) rows.push(await firstScenario(shortServer, family));
+  if (wanted("many")) {
+    rows.push(await manyScenario(shortServer));
+    printRow(rows.at(-1));
+  }
+  if (wanted("first"))
+    for (const family of LOOP_FAMILIES) {
+      rows.push(await firstScenario(shortServer, family));
+      printRow(rows.at(-1));
+    }
   printTable(rows);
+  printWarnings();
   if (profile) for (const family of LOOP_FAMILIES) if (wanted(family)) await profileFamily(loopServer, family);
 } finally {
   loopServer.close();
