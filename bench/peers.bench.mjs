@@ -12,13 +12,15 @@
 // Usage: node --expose-gc bench/peers.bench.mjs [--quick] [--only=chat,anthropic,...] [--profile]
 //   --quick    few pairs and short loops: proves the harness end to end in about a minute; no goals checked
 //   --profile  also CPU-profile Heddle and the floor on each family and print where Heddle's extra time goes
+//   --profile-only  only the profiles (no table)
 // Imports the BUILT packages: `pnpm bench peers` builds first.
 import { cpus, loadavg } from "node:os";
 import { profileJob, runJob, spread, startServer } from "./lib/peers/harness.mjs";
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
-const profile = argv.includes("--profile");
+const profileOnly = argv.includes("--profile-only");
+const profile = profileOnly || argv.includes("--profile");
 const only = argv
   .find((arg) => arg.startsWith("--only="))
   ?.slice(7)
@@ -157,6 +159,19 @@ async function profileFamily(server, family) {
   console.log("  top self-time functions of Heddle's own code:");
   for (const f of heddle.functions.filter((entry) => entry.owner.startsWith("@heddle/")).slice(0, 10))
     console.log(`    ${fixed(perTurn(f.ms), 3)} ms/turn  ${f.owner}  ${f.name}`);
+  // Time Heddle makes others spend: functions outside Heddle's code whose self time grew the most.
+  const floorMs = new Map(floor.functions.map((f) => [f.name, f.ms]));
+  const grown = heddle.functions
+    .filter((f) => !f.owner.startsWith("@heddle/"))
+    .map((f) => ({ ...f, growth: f.ms - (floorMs.get(f.name) ?? 0) }))
+    .sort((a, b) => b.growth - a.growth)
+    .slice(0, 8);
+  console.log("  functions outside Heddle's code that grew most (floor -> heddle):");
+  for (const f of grown)
+    console.log(
+      `    +${fixed(perTurn(f.growth), 3)} ms/turn (${fixed(perTurn(floorMs.get(f.name) ?? 0), 3)} -> ` +
+        `${fixed(perTurn(f.ms), 3)})  ${f.owner}  ${f.name}`,
+    );
   return { family, floor, heddle };
 }
 
@@ -207,20 +222,20 @@ const shortServer = await startServer({ ...CONFIG, turns: SHORT.turns });
 const rows = [];
 try {
   for (const family of LOOP_FAMILIES) {
-    if (!wanted(family)) continue;
+    if (!wanted(family) || profileOnly) continue;
     rows.push(await loopScenario(loopServer, family));
     printRow(rows.at(-1));
   }
-  if (wanted("many")) {
+  if (wanted("many") && !profileOnly) {
     rows.push(await manyScenario(shortServer));
     printRow(rows.at(-1));
   }
-  if (wanted("first"))
+  if (wanted("first") && !profileOnly)
     for (const family of LOOP_FAMILIES) {
       rows.push(await firstScenario(shortServer, family));
       printRow(rows.at(-1));
     }
-  printTable(rows);
+  if (rows.length) printTable(rows);
   printWarnings();
   if (profile) for (const family of LOOP_FAMILIES) if (wanted(family)) await profileFamily(loopServer, family);
 } finally {
@@ -228,8 +243,8 @@ try {
   shortServer.close();
 }
 
-if (quick) {
-  console.log("peers bench (--quick): every run checked; goals not judged on so few samples");
+if (quick || rows.length === 0) {
+  console.log(`peers bench${quick ? " (--quick)" : ""}: every run checked; no goals judged`);
 } else {
   const missed = rows.filter((row) => row.cells.Heddle.median > GOALS[row.scenario.split(" ")[0]]);
   for (const row of missed)
