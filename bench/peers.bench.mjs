@@ -1,0 +1,256 @@
+// Heddle and its peers against each vendor's raw client (DESIGN.md, "Performance targets"). For every scenario a
+// hand-written loop on the vendor's own client is the floor; Heddle, pi, the Vercel AI SDK and the OpenAI Agents
+// SDK each run the same loop through their public APIs against the same loopback server, and each is reported as
+// a ratio of CPU to the floor: the median over pairs (or process pairs), with the min-max spread.
+//   a. chat:      OpenAI Chat Completions, tool loop, 2 KB arguments in 200 fragments per turn
+//   b. anthropic: Anthropic Messages, 200 input_json_delta fragments per tool turn
+//   c. gemini:    Gemini, 200 text chunks then the function call whole per tool turn
+//   d. many:      100 agents at once in one process (chat), shorter loops: CPU and peak RSS
+//   e. first:     the first run in a fresh process (import + construct + one loop), per family
+// Every run is checked: the tool ran turns-1 times with whole arguments, the final text surfaced, and the
+// server (its own process, so its CPU is not counted) saw each run reach its last turn with every tool result.
+// Usage: node --expose-gc bench/peers.bench.mjs [--quick] [--only=chat,anthropic,...] [--profile]
+//   --quick    few pairs and short loops: proves the harness end to end in about a minute; no goals checked
+//   --profile  also CPU-profile Heddle and the floor on each family and print where Heddle's extra time goes
+//   --profile-only  only the profiles (no table)
+// Imports the BUILT packages: `pnpm bench peers` builds first.
+import { cpus, loadavg } from "node:os";
+import { profileJob, runJob, spread, startServer } from "./lib/peers/harness.mjs";
+
+const argv = process.argv.slice(2);
+const quick = argv.includes("--quick");
+const profileOnly = argv.includes("--profile-only");
+const profile = profileOnly || argv.includes("--profile");
+const only = argv
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice(7)
+  .split(",");
+
+// Knobs for a busy machine: --processes=N --pairs=N (a-c), --agents=N --reps=N (d), --first-reps=N (e).
+const knob = (name, fallback) => {
+  const value = argv.find((arg) => arg.startsWith(`--${name}=`));
+  return value ? Number(value.slice(name.length + 3)) : fallback;
+};
+const CONFIG = {
+  turns: quick ? 6 : 50,
+  argumentBytes: 2048,
+  fragments: 200,
+  processes: knob("processes", quick ? 1 : 3),
+  pairs: knob("pairs", quick ? 2 : 5),
+  warmups: quick ? 1 : 2,
+};
+const SHORT = {
+  turns: quick ? 4 : 10,
+  agents: knob("agents", quick ? 10 : 100),
+  reps: knob("reps", quick ? 1 : 3),
+  firstReps: knob("first-reps", quick ? 1 : 5),
+};
+const PROFILE_LOOPS = quick ? 2 : 6;
+
+const PEERS = [
+  { client: "heddle", label: "Heddle" },
+  { client: "pi", label: "pi" },
+  { client: "ai-sdk", label: "ai" },
+  { client: "openai-agents", label: "OpenAI Agents", families: ["chat"] },
+];
+const peersFor = (family) => PEERS.filter((peer) => !peer.families || peer.families.includes(family));
+const GOALS = { chat: 1.1, anthropic: 1.1, gemini: 1.1, many: 1.1, first: 1.25 };
+const LOOP_FAMILIES = ["chat", "anthropic", "gemini"];
+const wanted = (name) => !only || only.includes(name);
+const fixed = (value, digits = 2) => value.toFixed(digits);
+
+// Process warnings (e.g. MaxListenersExceededWarning) each client's workers printed, by client and family.
+const warnings = new Map();
+function noteWarnings(job, reply) {
+  for (const name of reply.warnings ?? []) {
+    const key = `${job.client ?? job.clients.at(-1)} ${job.family}: ${name}`;
+    warnings.set(key, (warnings.get(key) ?? 0) + 1);
+  }
+}
+function printWarnings() {
+  if (warnings.size === 0) return console.log("process warnings: none");
+  console.log("process warnings (by the worker that measured the client; pairs workers also ran the floor):");
+  for (const [key, count] of warnings) console.log(`  ${key} x${count}`);
+}
+const measured = async (server, job) => {
+  const reply = await runJob(server, job);
+  noteWarnings(job, reply);
+  return reply;
+};
+
+/** a-c: per peer, `processes` workers, each running floor/peer pairs. */
+async function loopScenario(server, family) {
+  const row = { scenario: family, floor: [], cells: {} };
+  for (const peer of peersFor(family)) {
+    const ratios = [];
+    for (let p = 0; p < CONFIG.processes; p++) {
+      const reply = await measured(server, {
+        kind: "pairs",
+        family,
+        clients: ["floor", peer.client],
+        pairs: CONFIG.pairs,
+        warmups: CONFIG.warmups,
+      });
+      for (const { floor, other } of reply.samples) {
+        ratios.push(other.cpu / floor.cpu);
+        row.floor.push(floor.cpu / server.turns);
+      }
+    }
+    row.cells[peer.label] = spread(ratios);
+  }
+  row.floorText = `${fixed(spread(row.floor).median)} ms CPU/turn`;
+  return row;
+}
+
+/** d: per repetition, one process per client (floor first or last in turn), `agents` loops at once. */
+async function manyScenario(server) {
+  const clients = ["floor", ...peersFor("chat").map((peer) => peer.client)];
+  const samples = Object.fromEntries(clients.map((client) => [client, []]));
+  for (let rep = 0; rep < SHORT.reps; rep++) {
+    for (const client of rep % 2 === 0 ? clients : [...clients].reverse()) {
+      samples[client].push(await measured(server, { kind: "batch", family: "chat", client, agents: SHORT.agents }));
+    }
+  }
+  const row = { scenario: "many", cells: {}, rss: {} };
+  for (const peer of peersFor("chat")) {
+    row.cells[peer.label] = spread(samples[peer.client].map((s, rep) => s.cpu / samples.floor[rep].cpu));
+    row.rss[peer.label] = spread(samples[peer.client].map((s) => s.peakRssMb));
+  }
+  row.rss.floor = spread(samples.floor.map((s) => s.peakRssMb));
+  const floorCpu = spread(samples.floor.map((s) => s.cpu)).median;
+  row.floorText = `${fixed(floorCpu / (SHORT.agents * SHORT.turns))} ms CPU/turn, ${fixed(row.rss.floor.median, 0)} MB peak RSS`;
+  return row;
+}
+
+/** e: per family and repetition, one fresh process per client; the clock starts before the client's import. */
+async function firstScenario(server, family) {
+  const clients = ["floor", ...peersFor(family).map((peer) => peer.client)];
+  const samples = Object.fromEntries(clients.map((client) => [client, []]));
+  for (let rep = 0; rep < SHORT.firstReps; rep++) {
+    for (const client of rep % 2 === 0 ? clients : [...clients].reverse()) {
+      samples[client].push(await measured(server, { kind: "first", family, client }));
+    }
+  }
+  const row = { scenario: `first ${family}`, cells: {} };
+  for (const peer of peersFor(family)) {
+    row.cells[peer.label] = spread(samples[peer.client].map((s, rep) => s.cpu / samples.floor[rep].cpu));
+  }
+  row.floorText = `${fixed(spread(samples.floor.map((s) => s.cpu)).median, 0)} ms CPU`;
+  return row;
+}
+
+/** Where Heddle's time goes beyond the floor's, per family, from CPU profiles of both. */
+async function profileFamily(server, family) {
+  const perTurn = (ms) => ms / (PROFILE_LOOPS * server.turns);
+  const job = { family, warmups: CONFIG.warmups, loops: PROFILE_LOOPS };
+  const floor = await profileJob(server, { ...job, client: "floor" });
+  const heddle = await profileJob(server, { ...job, client: "heddle" });
+  console.log(
+    `\nCPU profile, ${family}: ${PROFILE_LOOPS} warm loops of ${server.turns} turns each, self time per turn`,
+  );
+  console.log(`  floor ${fixed(perTurn(floor.totalMs), 3)} ms, heddle ${fixed(perTurn(heddle.totalMs), 3)} ms`);
+  const owners = new Map();
+  for (const { owner, ms } of floor.owners) owners.set(owner, { floor: ms, heddle: 0 });
+  for (const { owner, ms } of heddle.owners) owners.set(owner, { floor: owners.get(owner)?.floor ?? 0, heddle: ms });
+  const byGap = [...owners].sort((a, b) => b[1].heddle - b[1].floor - (a[1].heddle - a[1].floor)).slice(0, 8);
+  console.log("  by owner (floor -> heddle, ms/turn), largest growth first:");
+  for (const [owner, { floor: f, heddle: h }] of byGap)
+    console.log(`    ${fixed(perTurn(f), 3)} -> ${fixed(perTurn(h), 3)}  ${owner}`);
+  console.log("  top self-time functions of Heddle's own code:");
+  for (const f of heddle.functions.filter((entry) => entry.owner.startsWith("@heddle/")).slice(0, 10))
+    console.log(`    ${fixed(perTurn(f.ms), 3)} ms/turn  ${f.owner}  ${f.name}`);
+  // Time Heddle makes others spend: functions outside Heddle's code whose self time grew the most.
+  const floorMs = new Map(floor.functions.map((f) => [f.name, f.ms]));
+  const grown = heddle.functions
+    .filter((f) => !f.owner.startsWith("@heddle/"))
+    .map((f) => ({ ...f, growth: f.ms - (floorMs.get(f.name) ?? 0) }))
+    .sort((a, b) => b.growth - a.growth)
+    .slice(0, 8);
+  console.log("  functions outside Heddle's code that grew most (floor -> heddle):");
+  for (const f of grown)
+    console.log(
+      `    +${fixed(perTurn(f.growth), 3)} ms/turn (${fixed(perTurn(floorMs.get(f.name) ?? 0), 3)} -> ` +
+        `${fixed(perTurn(f.ms), 3)})  ${f.owner}  ${f.name}`,
+    );
+  return { family, floor, heddle };
+}
+
+const cell = (value) => (value ? `${fixed(value.median)} (${fixed(value.min)}-${fixed(value.max)})` : "-");
+
+/** One scenario's result as soon as it is in, so a run cut short still leaves its numbers. */
+function printRow(row) {
+  const cells = Object.entries(row.cells).map(([label, value]) => `${label} ${cell(value)}`);
+  console.log(`${row.scenario}: floor ${row.floorText}; ${cells.join(", ")}`);
+}
+
+function printTable(rows) {
+  const labels = PEERS.map((peer) => peer.label);
+  console.log("\nCPU as a ratio to the floor (the vendor's raw client in a hand-written loop): median (min-max)");
+  const header = ["scenario", ...labels, "floor"];
+  const lines = [header, ...rows.map((row) => [row.scenario, ...labels.map((l) => cell(row.cells[l])), row.floorText])];
+  const widths = header.map((_, i) => Math.max(...lines.map((line) => line[i].length)));
+  for (const line of lines) console.log(`| ${line.map((text, i) => text.padEnd(widths[i])).join(" | ")} |`);
+  const many = rows.find((row) => row.scenario === "many");
+  if (many) {
+    const rss = labels.filter((l) => many.rss[l]).map((l) => `${l} ${fixed(many.rss[l].median, 0)} MB`);
+    console.log(
+      `peak RSS, ${SHORT.agents} agents at once: floor ${fixed(many.rss.floor.median, 0)} MB, ${rss.join(", ")}`,
+    );
+  }
+}
+
+console.log(
+  `peers bench${quick ? " (--quick)" : ""}: Node ${process.version}, ${cpus().length} CPUs, load average ` +
+    loadavg()
+      .map((value) => fixed(value))
+      .join(" "),
+);
+console.log(
+  `loops: ${CONFIG.turns} turns, ${CONFIG.argumentBytes} B of tool arguments in ${CONFIG.fragments} pieces; ` +
+    `${CONFIG.processes} processes x ${CONFIG.pairs} pairs per peer; many: ${SHORT.agents} agents x ${SHORT.turns} ` +
+    `turns, ${SHORT.reps} process rounds; first run: ${SHORT.turns} turns, ${SHORT.firstReps} process rounds`,
+);
+const { createGateway } = await import("@heddle/llms");
+const hasWarmUp = typeof createGateway().warmUp === "function";
+if (wanted("first") && !hasWarmUp)
+  console.log(
+    "first run: @heddle/llms has no gateway.warmUp on this branch, so Heddle's first run is measured cold only",
+  );
+
+const loopServer = await startServer(CONFIG);
+const shortServer = await startServer({ ...CONFIG, turns: SHORT.turns });
+const rows = [];
+try {
+  for (const family of LOOP_FAMILIES) {
+    if (!wanted(family) || profileOnly) continue;
+    rows.push(await loopScenario(loopServer, family));
+    printRow(rows.at(-1));
+  }
+  if (wanted("many") && !profileOnly) {
+    rows.push(await manyScenario(shortServer));
+    printRow(rows.at(-1));
+  }
+  if (wanted("first") && !profileOnly)
+    for (const family of LOOP_FAMILIES) {
+      rows.push(await firstScenario(shortServer, family));
+      printRow(rows.at(-1));
+    }
+  if (rows.length) printTable(rows);
+  printWarnings();
+  if (profile) for (const family of LOOP_FAMILIES) if (wanted(family)) await profileFamily(loopServer, family);
+} finally {
+  loopServer.close();
+  shortServer.close();
+}
+
+if (quick || rows.length === 0) {
+  console.log(`peers bench${quick ? " (--quick)" : ""}: every run checked; no goals judged`);
+} else {
+  const missed = rows.filter((row) => row.cells.Heddle.median > GOALS[row.scenario.split(" ")[0]]);
+  for (const row of missed)
+    console.log(
+      `goal missed: ${row.scenario} Heddle ${fixed(row.cells.Heddle.median)} > ${GOALS[row.scenario.split(" ")[0]]}`,
+    );
+  console.log(missed.length ? "peers bench: a goal was missed" : "peers bench: goals met");
+  process.exitCode = missed.length ? 1 : 0;
+}
