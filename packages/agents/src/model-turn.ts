@@ -39,7 +39,8 @@ export async function streamModelTurn(run: RunExecution, request: AgentModelRequ
           assembler.push(event);
           if (event.text !== "") run.emit({ type: "assistant-reasoning-delta", text: event.text });
           break;
-        case "tool-call-delta":
+        case "tool-call-start":
+        case "tool-call-end":
           assembler.push(event);
           break;
         case "usage":

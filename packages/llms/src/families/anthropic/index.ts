@@ -58,6 +58,7 @@ async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEve
       yield { type: "finish", reason: "aborted", error: modelError("aborted", "The request was aborted.") };
       return;
     }
+    if (mapper.completed) yield* mapper.endOpenCalls();
     yield* mapper.usageEvent();
     if (!mapper.completed) {
       yield {

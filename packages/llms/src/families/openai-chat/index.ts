@@ -78,6 +78,7 @@ function streamOnce(ctx: FamilyCallContext): AsyncIterable<AgentModelEvent> {
         out.push({ type: "finish", reason: "aborted", error: modelError("aborted", "The request was aborted.") });
         return;
       }
+      mapper.endCalls(out);
       out.push({ type: "usage", usage: mapper.usage ?? {} });
       const reason = mapper.reason();
       if (reason === undefined) {
