@@ -10,11 +10,13 @@ import {
 import { prepareMessagesForTarget } from "./handoff.js";
 import { BUILTIN_PROVIDERS } from "./providers.js";
 import { withRetries } from "./retry.js";
+import { redactEvent, sanitizeUsage, secretsOf } from "./sanitize.js";
 import type {
   FamilyCallContext,
   ProviderConfig,
   ProviderSpec,
   RetryPolicy,
+  StreamLimits,
   WireFamily,
   WireFamilyId,
 } from "./types.js";
@@ -49,6 +51,8 @@ export interface CreateAgentModelOptions {
   headers?: Record<string, string>;
   /** Default request options for this model; a request's own options win. */
   options?: ModelCallOptions;
+  /** Idle timeout and response-size cap for this model's calls, over the provider config's and the defaults. */
+  limits?: StreamLimits;
 }
 
 export interface Gateway {
@@ -183,6 +187,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         : undefined;
     const defaults = mergeOptions(config?.options, request.options);
     const modelInfo = info;
+    const secrets = secretsOf(apiKey);
+    const limits = config?.limits || request.limits ? { ...config?.limits, ...request.limits } : undefined;
     const policy: RetryPolicy = options.retry ?? {};
 
     return {
@@ -212,6 +218,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
             info: modelInfo,
             request: familyRequest,
             signal,
+            ...(limits && { limits }),
           };
           return { family, ctx };
         };
@@ -225,10 +232,15 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
             signal,
             providerId: spec.id,
             modelId: request.modelId,
-            map: (event) =>
-              event.type === "usage"
-                ? { type: "usage", usage: { ...event.usage, costUsd: costOfUsage(modelInfo, event.usage) } }
-                : event,
+            map: (event) => {
+              if (event.type === "usage") {
+                // A hostile or broken server's counts never reach costs and budgets as NaN.
+                const usage = sanitizeUsage(event.usage);
+                return { type: "usage", usage: { ...usage, costUsd: costOfUsage(modelInfo, usage) } };
+              }
+              // The key never shows in an error the gateway reports, even when the server echoes it.
+              return event.type === "finish" || event.type === "retry" ? redactEvent(event, secrets) : event;
+            },
           },
         );
       },

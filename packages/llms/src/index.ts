@@ -1,3 +1,4 @@
+export { DEFAULT_STREAM_LIMITS, type StreamLimits } from "./call-link.js";
 export { type CatalogEntry, catalogModel, catalogModels, costOfUsage } from "./catalog/index.js";
 export {
   classifyUnknownError,

@@ -1,4 +1,7 @@
 import type { AgentModelEvent, AgentModelRequest, ModelCallOptions, ModelError, ModelInfo } from "@heddle/shared";
+import type { StreamLimits } from "./call-link.js";
+
+export type { StreamLimits } from "./call-link.js";
 
 /** The wire formats Heddle speaks, each on the vendor's official client. */
 export type WireFamilyId = "anthropic" | "openai" | "openai-chat" | "gemini";
@@ -13,6 +16,8 @@ export interface ProviderConfig {
   headers?: Record<string, string>;
   /** Default request options for every model of this provider. */
   options?: ModelCallOptions;
+  /** Idle timeout and response-size cap for every model of this provider (a model's own limits win). */
+  limits?: StreamLimits;
 }
 
 /** A provider the gateway knows: built in (a preset) or added with `registerProvider`. */
@@ -44,6 +49,8 @@ export interface FamilyCallContext {
   request: AgentModelRequest;
   /** Aborts this attempt: the caller's signal. */
   signal: AbortSignal;
+  /** Idle timeout and size cap for this call; defaults apply to what is unset. */
+  limits?: StreamLimits;
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { AgentModelEvent } from "@heddle/shared";
+import { CallLink } from "../../call-link.js";
 import { modelError } from "../../errors.js";
+import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
 import type { FamilyCallContext, WireFamily } from "../../types.js";
 import { classifyAnthropicError } from "./errors.js";
 import { AnthropicRequestError, toAnthropicBody } from "./request.js";
@@ -20,7 +22,17 @@ function loadSdk(): Promise<AnthropicModule> {
 }
 
 async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEvent> {
-  const { signal } = ctx;
+  // A per-call signal for the client, linked to the caller's, with the idle timeout and the size cap.
+  const link = new CallLink(ctx.signal, ctx.limits);
+  try {
+    yield* streamWithLink(ctx, link);
+  } finally {
+    link.close();
+  }
+}
+
+async function* streamWithLink(ctx: FamilyCallContext, link: CallLink): AsyncGenerator<AgentModelEvent> {
+  const { signal } = link;
   let sdk: AnthropicModule | undefined;
   const mapper = new AnthropicStreamMapper();
   try {
@@ -39,20 +51,29 @@ async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEve
       ...(ctx.baseUrl !== undefined && { baseURL: ctx.baseUrl }),
       // Retries are the gateway's, done once for every family.
       maxRetries: 0,
+      fetch: guardedFetch,
       defaultHeaders: ctx.headers,
       dangerouslyAllowBrowser: true,
     });
     const headers = ctx.request.options?.headers;
     // The body is built from plain JSON; the SDK's param types are too narrow for `providerOptions` passthrough.
+    link.start();
     const stream = await client.messages.create({ ...body, stream: true } as StreamingParams, {
       signal,
+      fetchOptions: linkedFetchOptions(link),
       ...(headers && { headers }),
     });
     // Raw events, not the MessageStream helper, which accumulates the whole message.
     for await (const event of stream) {
       yield* mapper.handle(event);
     }
-    // The SDK ends the iteration quietly on an abort, and a stream may close without `message_stop`.
+    // The SDK ends the iteration quietly on an abort (a stream limit aborts too), and a stream may close without
+    // `message_stop`.
+    if (link.failure) {
+      yield* mapper.usageEvent();
+      yield { type: "finish", reason: "error", error: link.failure };
+      return;
+    }
     if (signal.aborted) {
       yield* mapper.usageEvent();
       yield { type: "finish", reason: "aborted", error: modelError("aborted", "The request was aborted.") };
@@ -74,7 +95,7 @@ async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEve
       yield { type: "finish", reason: "error", error: modelError("invalid_request", error.message) };
       return;
     }
-    const classified = classifyAnthropicError(error, signal, sdk);
+    const classified = link.failure ?? classifyAnthropicError(error, signal, sdk);
     yield* mapper.usageEvent();
     yield { type: "finish", reason: classified.kind === "aborted" ? "aborted" : "error", error: classified };
   }

@@ -1,4 +1,5 @@
 import type { AgentModelEvent } from "@heddle/shared";
+import { CallLink } from "../../call-link.js";
 import { modelError } from "../../errors.js";
 import type { FamilyCallContext, WireFamily } from "../../types.js";
 import { classifyGeminiError } from "./errors.js";
@@ -18,8 +19,20 @@ function loadGenAi(): Promise<GenAiModule> {
 }
 
 async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEvent> {
+  // The client adds an abort listener to the signal it is given and never removes it: a per-call signal, linked
+  // to the caller's and unlinked at the end, keeps a signal reused over many calls from collecting one per call.
+  // It also carries the idle timeout and the size cap (counted on output: this client reads the body itself).
+  const link = new CallLink(ctx.signal, ctx.limits);
+  try {
+    yield* streamWithLink(ctx, link);
+  } finally {
+    link.close();
+  }
+}
+
+async function* streamWithLink(ctx: FamilyCallContext, link: CallLink): AsyncGenerator<AgentModelEvent> {
   const converter = new GeminiStreamConverter();
-  const { signal } = ctx;
+  const { signal } = link;
   try {
     if (signal.aborted) {
       yield* converter.fail(modelError("aborted", "The request was aborted before it was sent."));
@@ -43,6 +56,7 @@ async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEve
         ...(request.extraBody ? { extraBody: request.extraBody } : {}),
       },
     });
+    link.start();
     const stream = await ai.models.generateContentStream({
       model: ctx.modelId,
       contents: request.contents,
@@ -55,8 +69,14 @@ async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEve
       } as typeof request.config,
     });
     for await (const chunk of stream) {
+      link.touch();
       const events = converter.push(chunk as GeminiChunk);
+      if (!link.count(outputSize(events))) break;
       for (const event of events) yield event;
+    }
+    if (link.failure) {
+      yield* converter.fail(link.failure);
+      return;
     }
     if (signal.aborted) {
       yield* converter.fail(modelError("aborted", "The request was aborted."));
@@ -67,9 +87,17 @@ async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEve
     const classified =
       error instanceof GeminiRequestError
         ? modelError("invalid_request", error.message)
-        : classifyGeminiError(error, signal);
+        : (link.failure ?? classifyGeminiError(error, signal));
     yield* converter.fail(classified);
   }
+}
+
+/** Characters of text and reasoning in a chunk's events: what the size cap counts for this family. */
+function outputSize(events: AgentModelEvent[]): number {
+  let size = 0;
+  for (const event of events)
+    if (event.type === "text-delta" || event.type === "reasoning-delta") size += event.text.length;
+  return size;
 }
 
 /** The `gemini` wire family: Gemini `streamGenerateContent` through `@google/genai`. */
