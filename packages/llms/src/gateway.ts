@@ -1,4 +1,12 @@
-import type { AgentModel, AgentModelEvent, AgentModelRequest, ModelCallOptions, ModelInfo } from "@heddle/shared";
+import type {
+  AgentModel,
+  AgentModelEvent,
+  AgentModelRequest,
+  Logger,
+  ModelCallOptions,
+  ModelInfo,
+} from "@heddle/shared";
+import { consoleLogger } from "@heddle/shared";
 import { catalogModel, catalogModels, costOfUsage } from "./catalog/index.js";
 import {
   InvalidProviderSpecError,
@@ -39,8 +47,29 @@ export interface GatewayOptions {
   retry?: RetryPolicy;
   /** Where keys are read from; defaults to `process.env` when there is one (never in a browser). */
   env?: Record<string, string | undefined>;
-  /** Told once per unknown model; defaults to `console.warn`. */
+  /**
+   * Where the gateway's notices go (a model not in the catalog, a config for an unknown provider); defaults to
+   * `consoleLogger`. Each notice is given once per logger and provider+model, however many gateways and agents
+   * share the logger.
+   */
+  logger?: Logger;
+  /** @deprecated Use `logger`. Called with each notice instead of `logger.warn`. */
   onWarning?: (message: string) => void;
+}
+
+// Notices already given, per logger (or `onWarning` function): an app that builds a gateway per agent would
+// otherwise print "not in the catalog" once per agent.
+const noticesGiven = new WeakMap<object, Set<string>>();
+
+function noticeOnce(sink: object, key: string, give: () => void): void {
+  let given = noticesGiven.get(sink);
+  if (!given) {
+    given = new Set();
+    noticesGiven.set(sink, given);
+  }
+  if (given.has(key)) return;
+  given.add(key);
+  give();
 }
 
 export interface CreateAgentModelOptions {
@@ -108,8 +137,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     (options.providers ?? []).map((config) => [config.providerId, config]),
   );
   const env = options.env ?? defaultEnv();
-  const warn = options.onWarning ?? ((message: string) => console.warn(message));
-  const warned = new Set<string>();
+  const logger = options.logger ?? consoleLogger;
+  const sink: object = options.onWarning ?? logger;
+  const warn = (key: string, message: string) =>
+    noticeOnce(sink, key, () => (options.onWarning ? options.onWarning(message) : logger.warn(message)));
   const families = new Map<WireFamilyId, Promise<WireFamily>>();
 
   const specFor = (providerId: string): ProviderSpec => {
@@ -121,6 +152,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   for (const providerId of configs.keys())
     if (!specs.has(providerId))
       warn(
+        `provider-config:${providerId}`,
         `@heddle/llms: configuration given for unknown provider "${providerId}"; register it with registerProvider.`,
       );
 
@@ -150,7 +182,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     const spec = specFor(request.providerId);
     const config = configs.get(spec.id);
     const baseUrl = request.baseUrl ?? config?.baseUrl ?? spec.baseUrl;
-    if (spec.id === "openai-compatible" && !baseUrl) throw new MissingBaseUrlError(spec.id);
+    if (spec.requiresBaseUrl && !baseUrl) throw new MissingBaseUrlError(spec.id);
     const envVars = spec.apiKeyEnv ?? [];
     const apiKey =
       request.apiKey ??
@@ -166,14 +198,11 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
 
     let info = findModel(spec, request.modelId);
     if (!info) {
-      const key = `${spec.id}/${request.modelId}`;
-      if (!warned.has(key)) {
-        warned.add(key);
-        warn(
-          `@heddle/llms: model "${request.modelId}" is not in the catalog of provider "${spec.id}"; ` +
-            `assuming a ${UNKNOWN_MODEL_DEFAULTS.contextWindow}-token window and no prices (cost will be 0).`,
-        );
-      }
+      warn(
+        `unknown-model:${spec.id}/${request.modelId}`,
+        `@heddle/llms: model "${request.modelId}" is not in the catalog of provider "${spec.id}"; ` +
+          `assuming a ${UNKNOWN_MODEL_DEFAULTS.contextWindow}-token window and no prices (cost will be 0).`,
+      );
       info = {
         provider: spec.id,
         id: request.modelId,
@@ -204,6 +233,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           const messages = prepareMessagesForTarget(modelRequest.messages, {
             family: spec.family,
             providerId: spec.id,
+            ...(spec.toolCallIds && { toolCallIds: spec.toolCallIds }),
             familyOfProvider,
           });
           const familyRequest: AgentModelRequest = { ...modelRequest, messages, tools: modelRequest.tools ?? [] };

@@ -33,6 +33,7 @@ export type {
   ProviderConfig,
   ProviderSpec,
   RetryPolicy,
+  ToolCallIdRule,
   WireFamily,
   WireFamilyId,
 } from "./types.js";

@@ -20,6 +20,9 @@ export interface ProviderConfig {
   limits?: StreamLimits;
 }
 
+/** A provider's own tool-call id rule (see `ProviderSpec.toolCallIds`). */
+export type ToolCallIdRule = "nine-alphanumeric";
+
 /** A provider the gateway knows: built in (a preset) or added with `registerProvider`. */
 export interface ProviderSpec {
   id: string;
@@ -32,6 +35,13 @@ export interface ProviderSpec {
   apiKeyEnv?: string[];
   /** False for local servers (Ollama, LM Studio, ...) that take any key. */
   requiresApiKey?: boolean;
+  /** True when the provider has no usable default base URL and every config must give one (`openai-compatible`). */
+  requiresBaseUrl?: boolean;
+  /**
+   * The provider's own rule for tool-call ids, when stricter than its family's: `"nine-alphanumeric"` (Mistral:
+   * exactly 9 characters of a-z, A-Z, 0-9). Ids in a transcript that break it are rewritten before each request.
+   */
+  toolCallIds?: ToolCallIdRule;
   /** Models this provider offers beyond the catalog's (or instead of it). */
   models?: ModelInfo[];
   headers?: Record<string, string>;
