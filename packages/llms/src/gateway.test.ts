@@ -137,7 +137,7 @@ describe("gateway: retries through the real openai client", () => {
     expect(textOf(events)).toBe("Hello");
     expect(finishOf(events)).toMatchObject({
       reason: "error",
-      error: { kind: "server", message: "The server had an error" },
+      error: { kind: "server", message: "The server had an error (server_error)" },
     });
     expect(events.some((event) => event.type === "retry")).toBe(false);
     expect(server.requests).toHaveLength(1);

@@ -4,7 +4,7 @@ import { modelError } from "../../errors.js";
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
 import { mapStream } from "../../map-stream.js";
 import type { FamilyCallContext, WireFamily } from "../../types.js";
-import { classifyOpenAIError } from "./errors.js";
+import { classifyOpenAIError } from "../openai-shared/errors.js";
 import { toChatRequest } from "./request.js";
 import { type ChatChunk, ChatStreamMapper } from "./stream.js";
 

@@ -1,5 +1,6 @@
 import type { AgentModelEvent, AgentUsage, FinishReason } from "@heddle/shared";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
+import { openAIUsage } from "../openai-shared/errors.js";
 
 /** One fragment of a streamed tool call. */
 export interface ChatToolCallFragment {
@@ -33,15 +34,13 @@ export interface ChatChunk {
 
 /** Usage as Heddle counts it: `prompt_tokens` includes cached tokens, which are billed apart. */
 export function chatUsage(usage: NonNullable<ChatChunk["usage"]>): Partial<AgentUsage> {
-  const cacheRead = usage.prompt_tokens_details?.cached_tokens ?? 0;
-  const cacheWrite = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
-  return {
-    inputTokens: Math.max(0, (usage.prompt_tokens ?? 0) - cacheRead - cacheWrite),
-    outputTokens: usage.completion_tokens ?? 0,
-    cacheReadTokens: cacheRead,
-    cacheWriteTokens: cacheWrite,
-    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
-  };
+  return openAIUsage({
+    prompt: usage.prompt_tokens,
+    completion: usage.completion_tokens,
+    cached: usage.prompt_tokens_details?.cached_tokens,
+    cacheWrite: usage.prompt_tokens_details?.cache_write_tokens,
+    reasoning: usage.completion_tokens_details?.reasoning_tokens,
+  });
 }
 
 /**

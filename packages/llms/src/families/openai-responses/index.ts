@@ -4,7 +4,7 @@ import { CallLink } from "../../call-link.js";
 import { modelError } from "../../errors.js";
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
 import type { FamilyCallContext, WireFamily } from "../../types.js";
-import { classifyOpenAIError, type OpenAIErrorClasses } from "./errors.js";
+import { classifyOpenAIError, type OpenAIErrorClasses } from "../openai-shared/errors.js";
 import { buildResponsesBody } from "./request.js";
 import { type ResponsesEvent, ResponsesStreamConverter } from "./stream.js";
 

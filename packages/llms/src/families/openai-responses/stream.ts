@@ -1,7 +1,7 @@
 import type { AgentModelEvent, AgentUsage, FinishReason } from "@heddle/shared";
 import { modelError } from "../../errors.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
-import { classifyOpenAIErrorBody, type OpenAIErrorBody } from "./errors.js";
+import { classifyOpenAIErrorBody, type OpenAIErrorBody, openAIUsage } from "../openai-shared/errors.js";
 import { OPENAI_METADATA_KEY, type OpenAIReasoningMetadata, type OpenAIToolCallMetadata } from "./request.js";
 
 /** The fields of a Responses stream event this converter reads; everything else is ignored. */
@@ -54,15 +54,13 @@ interface CallState {
 
 /** Neutral usage from the terminal response: OpenAI's `input_tokens` includes cached tokens, Heddle's does not. */
 export function usageFromResponse(usage: NonNullable<ResponsesSnapshot["usage"]>): Partial<AgentUsage> {
-  const cacheRead = usage.input_tokens_details?.cached_tokens ?? 0;
-  const cacheWrite = usage.input_tokens_details?.cache_write_tokens ?? 0;
-  return {
-    inputTokens: Math.max(0, (usage.input_tokens ?? 0) - cacheRead - cacheWrite),
-    outputTokens: usage.output_tokens ?? 0,
-    cacheReadTokens: cacheRead,
-    cacheWriteTokens: cacheWrite,
-    reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
-  };
+  return openAIUsage({
+    prompt: usage.input_tokens,
+    completion: usage.output_tokens,
+    cached: usage.input_tokens_details?.cached_tokens,
+    cacheWrite: usage.input_tokens_details?.cache_write_tokens,
+    reasoning: usage.output_tokens_details?.reasoning_tokens,
+  });
 }
 
 /**
