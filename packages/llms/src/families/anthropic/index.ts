@@ -2,6 +2,7 @@ import type { AgentModelEvent } from "@heddle/shared";
 import { CallLink } from "../../call-link.js";
 import { modelError } from "../../errors.js";
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
+import { lazyModule } from "../../lazy-module.js";
 import type { FamilyCallContext, WireFamily } from "../../types.js";
 import { classifyAnthropicError } from "./errors.js";
 import { AnthropicRequestError, toAnthropicBody } from "./request.js";
@@ -10,16 +11,8 @@ import { AnthropicStreamMapper } from "./stream.js";
 type AnthropicModule = typeof import("@anthropic-ai/sdk");
 type StreamingParams = import("@anthropic-ai/sdk").Anthropic.MessageCreateParamsStreaming;
 
-let sdkModule: Promise<AnthropicModule> | undefined;
-
 /** Loaded on the first request, so importing `@heddle/llms` loads no vendor client. */
-function loadSdk(): Promise<AnthropicModule> {
-  sdkModule ??= import("@anthropic-ai/sdk").catch((error: unknown) => {
-    sdkModule = undefined;
-    throw error;
-  });
-  return sdkModule;
-}
+const loadSdk = lazyModule<AnthropicModule>(() => import("@anthropic-ai/sdk"));
 
 async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEvent> {
   // A per-call signal for the client, linked to the caller's, with the idle timeout and the size cap.

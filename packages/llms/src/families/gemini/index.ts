@@ -1,6 +1,7 @@
 import type { AgentModelEvent } from "@heddle/shared";
 import { CallLink } from "../../call-link.js";
 import { modelError } from "../../errors.js";
+import { lazyModule } from "../../lazy-module.js";
 import type { FamilyCallContext, WireFamily } from "../../types.js";
 import { classifyGeminiError } from "./errors.js";
 import { GeminiRequestError, toGeminiRequest } from "./request.js";
@@ -9,14 +10,7 @@ import { type GeminiChunk, GeminiStreamConverter } from "./stream.js";
 type GenAiModule = typeof import("@google/genai");
 
 // Loaded on the first Gemini request, so importing @heddle/llms never loads the vendor client.
-let genai: Promise<GenAiModule> | undefined;
-function loadGenAi(): Promise<GenAiModule> {
-  genai ??= import("@google/genai").catch((error: unknown) => {
-    genai = undefined;
-    throw error;
-  });
-  return genai;
-}
+const loadGenAi = lazyModule<GenAiModule>(() => import("@google/genai"));
 
 async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEvent> {
   // The client adds an abort listener to the signal it is given and never removes it: a per-call signal, linked

@@ -4,7 +4,7 @@ import { modelError } from "../../errors.js";
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
 import { mapStream } from "../../map-stream.js";
 import type { FamilyCallContext, WireFamily } from "../../types.js";
-import { classifyOpenAIError } from "../openai-shared/errors.js";
+import { classifyOpenAIError, loadOpenAI } from "../openai-shared/errors.js";
 import { toChatRequest } from "./request.js";
 import { type ChatChunk, ChatStreamMapper } from "./stream.js";
 
@@ -14,7 +14,6 @@ export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 type OpenAIModule = typeof import("openai");
 type OpenAIClient = InstanceType<OpenAIModule["OpenAI"]>;
 
-let modulePromise: Promise<OpenAIModule> | undefined;
 // One client per key/URL/headers: building a client per request costs more than the request's own parsing.
 const clients = new Map<string, OpenAIClient>();
 const MAX_CLIENTS = 32;
@@ -25,8 +24,7 @@ let last: { apiKey?: string; baseUrl?: string; headers?: Record<string, string>;
 async function clientFor(ctx: FamilyCallContext): Promise<OpenAIClient> {
   if (last && last.apiKey === ctx.apiKey && last.baseUrl === ctx.baseUrl && last.headers === ctx.headers)
     return last.client;
-  modulePromise ??= import("openai");
-  const { OpenAI } = await modulePromise;
+  const { OpenAI } = await loadOpenAI();
   // Local servers take any key; the client refuses to start without one.
   const apiKey = ctx.apiKey ?? "not-needed";
   const baseURL = ctx.baseUrl ?? OPENAI_BASE_URL;

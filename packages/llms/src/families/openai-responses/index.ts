@@ -4,22 +4,11 @@ import { CallLink } from "../../call-link.js";
 import { modelError } from "../../errors.js";
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
 import type { FamilyCallContext, WireFamily } from "../../types.js";
-import { classifyOpenAIError, type OpenAIErrorClasses } from "../openai-shared/errors.js";
+import { classifyOpenAIError, loadOpenAI, type OpenAIErrorClasses } from "../openai-shared/errors.js";
 import { buildResponsesBody } from "./request.js";
 import { type ResponsesEvent, ResponsesStreamConverter } from "./stream.js";
 
 type OpenAIModule = typeof import("openai");
-
-let openaiModule: Promise<OpenAIModule> | undefined;
-
-/** The `openai` client, loaded on the first request so importing `@heddle/llms` loads no vendor client. */
-function loadOpenAI(): Promise<OpenAIModule> {
-  openaiModule ??= import("openai").catch((error: unknown) => {
-    openaiModule = undefined;
-    throw error;
-  });
-  return openaiModule;
-}
 
 function errorClasses(mod: OpenAIModule): OpenAIErrorClasses {
   return {

@@ -9,6 +9,7 @@ import {
   modelError,
   retryAfterMsFromHeaders,
 } from "../../errors.js";
+import { lazyModule } from "../../lazy-module.js";
 
 /**
  * OpenAI error codes and types (HTTP bodies, in-stream `error` events, `response.failed`) and what they mean: one
@@ -145,3 +146,6 @@ export function openAIUsage(counts: {
     reasoningTokens: counts.reasoning ?? 0,
   };
 }
+
+/** The `openai` module, loaded once for both OpenAI families on the first request. */
+export const loadOpenAI = lazyModule(() => import("openai"));
