@@ -87,15 +87,17 @@ export function parseToolArguments(text: string): ToolArgumentsParse {
   if (text.length > MAX_ARGUMENT_CHARS)
     return { ok: false, error: `the arguments are too large (${text.length} characters)` };
   if (text.trim() === "") return { ok: true, value: {} };
-  const shape = scanShape(text);
-  if (shape.depth > MAX_ARGUMENT_DEPTH)
-    return { ok: false, error: `the arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels` };
   let firstError: string;
   try {
-    return { ok: true, value: decodeDoubleEncoding(JSON.parse(text)) };
+    // The common case, first and alone: V8's JSON.parse is iterative, so any depth parses; the parsed value's depth
+    // is then checked by walking its objects, which costs far less than a character scan of the text.
+    const value = decodeDoubleEncoding(JSON.parse(text));
+    return nestsTooDeep(value) ? tooDeep() : { ok: true, value };
   } catch (error) {
     firstError = (error as Error).message;
   }
+  const shape = scanShape(text);
+  if (shape.depth > MAX_ARGUMENT_DEPTH) return tooDeep();
   if (shape.truncated) return { ok: false, error: `the arguments are cut off before their end (${firstError})` };
   // The whole object sent again after a complete one (some compatible servers): the last copy is the call.
   if (shape.valueStarts.length > 1) {
@@ -112,6 +114,7 @@ export function parseToolArguments(text: string): ToolArgumentsParse {
     if (inner.ok) return inner;
   }
   try {
+    // Depth is bounded by the scan above, so the repair's recursion is too.
     const value = decodeDoubleEncoding(JSON.parse(jsonrepair(text)));
     // Repair turns any prose into a JSON string; only a repaired object is what the model meant to send.
     if (isObjectLike(value)) return { ok: true, value };
@@ -119,6 +122,10 @@ export function parseToolArguments(text: string): ToolArgumentsParse {
     // Not repairable.
   }
   return { ok: false, error: firstError };
+}
+
+function tooDeep(): ToolArgumentsParse {
+  return { ok: false, error: `the arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels` };
 }
 
 /**
