@@ -1,4 +1,5 @@
 import type { ModelError } from "@heddle/shared";
+import { HeddleError } from "@heddle/shared";
 import { modelError } from "./errors.js";
 
 /** Limits that protect a process from a stalled or endless model stream. */
@@ -23,11 +24,14 @@ export const DEFAULT_STREAM_LIMITS: Readonly<Required<StreamLimits>> = {
 /** Where a `CallLink` rides in a vendor client's `fetchOptions`, so `guardedFetch` finds its call. */
 export const CALL_LINK = Symbol.for("heddle.llms.callLink");
 
-/** Thrown into a vendor client when a stream limit ends the call; the family reports `CallLink.failure`. */
-export class StreamLimitError extends Error {
+/**
+ * Thrown into a vendor client when a stream limit ends the call (code `stream_limit`); it never reaches a caller:
+ * the family reports `CallLink.failure` as a `finish` instead.
+ */
+export class StreamLimitError extends HeddleError {
   override name = "StreamLimitError";
   constructor(readonly modelError: ModelError) {
-    super(modelError.message);
+    super("stream_limit", modelError.message);
   }
 }
 

@@ -1,4 +1,5 @@
-import { CALL_LINK, type CallLink } from "./call-link.js";
+import { CALL_LINK, type CallLink, StreamLimitError } from "./call-link.js";
+import { modelError } from "./errors.js";
 
 type FetchInit = RequestInit & { [CALL_LINK]?: CallLink };
 
@@ -64,7 +65,7 @@ function guardedBody(body: ReadableStream<Uint8Array>, link: CallLink): AsyncIte
     link.touch();
     if (!link.count(chunk.byteLength)) {
       void reader.cancel().catch(() => {});
-      throw new Error(link.failure?.message ?? "The response exceeded its size limit.");
+      throw new StreamLimitError(link.failure ?? modelError("server", "The response exceeded its size limit."));
     }
     const cut = endOfLastLine(chunk);
     if (cut < 0) {
