@@ -9,10 +9,7 @@ export interface StreamLimits {
    * enough for a reasoning model's silent thinking, far below the 300 s a stalled socket otherwise takes.
    */
   idleTimeoutMs?: number;
-  /**
-   * Most bytes one response may stream (its body; for Gemini, whose client reads the body itself, the characters of
-   * its output). Default 64 MiB: far above any real response, well below what exhausts memory.
-   */
+  /** Most bytes one response body may stream. Default 64 MiB: far above any real response, well below what exhausts memory. */
   maxResponseBytes?: number;
 }
 

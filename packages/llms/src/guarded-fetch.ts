@@ -39,10 +39,19 @@ function endOfLastLine(chunk: Uint8Array): number {
  * Holding bytes here until a line break arrives hands the client each line whole: one join, one scan, linear.
  * Chunks that already end at a line (nearly all of them) pass through untouched.
  *
- * It is an async iterable, not a ReadableStream: both clients iterate the body, and one `.then` per chunk is the
- * cheapest layer there is.
+ * It is an async iterable with a minimal `getReader()`, not a ReadableStream: the clients only iterate the body or
+ * read it, and one `.then` per chunk is the cheapest layer there is.
  */
-function guardedBody(body: ReadableStream<Uint8Array>, link: CallLink): AsyncIterable<Uint8Array> {
+interface GuardedBody extends AsyncIterable<Uint8Array> {
+  getReader(): {
+    read(): Promise<IteratorResult<Uint8Array>>;
+    cancel(reason?: unknown): Promise<void>;
+    releaseLock(): void;
+    closed: Promise<unknown>;
+  };
+}
+
+function guardedBody(body: ReadableStream<Uint8Array>, link: CallLink): GuardedBody {
   const reader = body.getReader();
   let held: Uint8Array[] = [];
   let heldBytes = 0;
@@ -90,19 +99,28 @@ function guardedBody(body: ReadableStream<Uint8Array>, link: CallLink): AsyncIte
     return { done: false, value: out };
   };
 
+  const next = (): Promise<IteratorResult<Uint8Array>> =>
+    finished ? Promise.resolve({ done: true, value: undefined }) : reader.read().then(step);
+  const cancel = async (reason?: unknown): Promise<void> => {
+    finished = true;
+    await reader.cancel(reason).catch(() => {});
+  };
   const iterator: AsyncIterator<Uint8Array> = {
-    next: () => (finished ? Promise.resolve({ done: true, value: undefined }) : reader.read().then(step)),
+    next,
     return: async () => {
-      finished = true;
-      await reader.cancel().catch(() => {});
+      await cancel();
       return { done: true, value: undefined };
     },
   };
-  return { [Symbol.asyncIterator]: () => iterator };
+  // `openai` and the Anthropic client iterate the body; `@google/genai` takes a reader: both are offered.
+  return {
+    [Symbol.asyncIterator]: () => iterator,
+    getReader: () => ({ read: next, cancel, releaseLock() {}, closed: reader.closed }),
+  };
 }
 
 /**
- * The `fetch` handed to the `openai` and `@anthropic-ai/sdk` clients. A request that carries a `CallLink` (in
+ * The `fetch` handed to the `openai`, `@anthropic-ai/sdk` and `@google/genai` clients. A request that carries a `CallLink` (in
  * `fetchOptions`, under `CALL_LINK`) gets its response body guarded: idle time and size counted per chunk, and
  * re-cut at line breaks (see `guardedBody`). Any other request is plain `fetch`.
  */
@@ -117,6 +135,11 @@ export async function guardedFetch(input: string | URL | Request, init?: FetchIn
   // The clients read `response.body` for streams; error bodies (`text()`, `json()`) still read the original.
   Object.defineProperty(response, "body", { value: body, configurable: true });
   return response;
+}
+
+/** A `fetch` bound to one call (for clients built per call, like `@google/genai`'s). */
+export function fetchForCall(link: CallLink): typeof fetch {
+  return (input, init) => guardedFetch(input as string | URL | Request, { ...init, [CALL_LINK]: link });
 }
 
 /** `fetchOptions` that carry the call's link to `guardedFetch`. */

@@ -107,23 +107,28 @@ describe("hostile servers", () => {
     expect(textOf(events).length).toBeLessThanOrEqual(40 * 1024);
   });
 
-  it("openai-chat: a 4 MB delta in 64 KB network chunks is joined once, not once per chunk", async () => {
-    const big = "y".repeat(4 * 1024 * 1024);
-    const sse = `${textSse("openai-chat", big)}data: ${JSON.stringify({
-      choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
-    })}\n\ndata: [DONE]\n\n`;
-    server.enqueue("openai-chat", { sse, chunkSizes: 64 * 1024 });
-    const before = { ...rechunkStats };
-    const events = await stream("openai-chat");
-    expect(textOf(events)).toBe(big);
-    expect(finishOf(events).reason).toBe("stop");
-    // The line arrived in ~64 network chunks; the client's decoder (which re-joins and re-scans its buffer from
-    // the start on every chunk it gets) is handed it in one piece, joined once: linear, not quadratic.
-    expect(rechunkStats.received - before.received).toBeGreaterThanOrEqual(60);
-    expect(rechunkStats.delivered - before.delivered).toBeLessThanOrEqual(3);
-    expect(rechunkStats.joins - before.joins).toBeLessThanOrEqual(2);
-    expect(rechunkStats.bytesCopied - before.bytesCopied).toBeLessThan(2 * Buffer.byteLength(sse));
-  });
+  it.each(["openai-chat", "gemini"] as const)(
+    "%s: a 4 MB delta in 64 KB network chunks reaches the client's decoder whole, joined once",
+    async (family) => {
+      const big = "y".repeat(4 * 1024 * 1024);
+      const end =
+        family === "gemini"
+          ? `data: ${JSON.stringify({ candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: "STOP" }] })}\r\n\r\n`
+          : `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`;
+      const sse = textSse(family, big) + end;
+      server.enqueue(family, { sse, chunkSizes: 64 * 1024 });
+      const before = { ...rechunkStats };
+      const events = await stream(family);
+      expect(textOf(events)).toBe(big);
+      expect(finishOf(events).reason).toBe("stop");
+      // The line arrived in ~64 network chunks; the client's decoder (which re-joins and re-scans its buffer from
+      // the start on every chunk it gets) is handed it in one piece, joined once: linear, not quadratic.
+      expect(rechunkStats.received - before.received).toBeGreaterThanOrEqual(60);
+      expect(rechunkStats.delivered - before.delivered).toBeLessThanOrEqual(3);
+      expect(rechunkStats.joins - before.joins).toBeLessThanOrEqual(2);
+      expect(rechunkStats.bytesCopied - before.bytesCopied).toBeLessThan(2 * Buffer.byteLength(sse));
+    },
+  );
 
   it("openai-chat: non-numeric usage becomes 0, never NaN in the cost", async () => {
     server.enqueue("openai-chat", {

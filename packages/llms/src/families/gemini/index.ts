@@ -1,6 +1,7 @@
 import type { AgentModelEvent } from "@heddle/shared";
 import { CallLink } from "../../call-link.js";
 import { modelError } from "../../errors.js";
+import { fetchForCall } from "../../guarded-fetch.js";
 import { lazyModule } from "../../lazy-module.js";
 import type { FamilyCallContext, WireFamily } from "../../types.js";
 import { classifyGeminiError } from "./errors.js";
@@ -15,7 +16,7 @@ const loadGenAi = lazyModule<GenAiModule>(() => import("@google/genai"));
 async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEvent> {
   // The client adds an abort listener to the signal it is given and never removes it: a per-call signal, linked
   // to the caller's and unlinked at the end, keeps a signal reused over many calls from collecting one per call.
-  // It also carries the idle timeout and the size cap (counted on output: this client reads the body itself).
+  // It also carries the idle timeout and the size cap, applied by the `fetch` it hands the client.
   const link = new CallLink(ctx.signal, ctx.limits);
   try {
     yield* streamWithLink(ctx, link);
@@ -45,6 +46,8 @@ async function* streamWithLink(ctx: FamilyCallContext, link: CallLink): AsyncGen
       vertexai: false,
       // No retryOptions: the client does not retry without them, and retries are the gateway's.
       httpOptions: {
+        // The body re-cut at line breaks (its decoder re-scans its buffer per chunk) with the call's limits applied.
+        fetch: fetchForCall(link),
         ...(ctx.baseUrl ? { baseUrl: ctx.baseUrl } : {}),
         headers,
         ...(request.extraBody ? { extraBody: request.extraBody } : {}),
@@ -63,9 +66,7 @@ async function* streamWithLink(ctx: FamilyCallContext, link: CallLink): AsyncGen
       } as typeof request.config,
     });
     for await (const chunk of stream) {
-      link.touch();
       const events = converter.push(chunk as GeminiChunk);
-      if (!link.count(outputSize(events))) break;
       for (const event of events) yield event;
     }
     if (link.failure) {
@@ -84,14 +85,6 @@ async function* streamWithLink(ctx: FamilyCallContext, link: CallLink): AsyncGen
         : (link.failure ?? classifyGeminiError(error, signal));
     yield* converter.fail(classified);
   }
-}
-
-/** Characters of text and reasoning in a chunk's events: what the size cap counts for this family. */
-function outputSize(events: AgentModelEvent[]): number {
-  let size = 0;
-  for (const event of events)
-    if (event.type === "text-delta" || event.type === "reasoning-delta") size += event.text.length;
-  return size;
 }
 
 /** The `gemini` wire family: Gemini `streamGenerateContent` through `@google/genai`. */
