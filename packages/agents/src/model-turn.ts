@@ -1,7 +1,5 @@
-import { costOfUsage } from "@heddle/llms";
-import type { AgentModelRequest, AgentUsage, FinishEvent, ModelPricing } from "@heddle/shared";
-import { addUsage, emptyUsage } from "@heddle/shared";
-import type { RunExecution } from "./run.js";
+import type { AgentModelRequest, AgentUsage, FinishEvent } from "@heddle/shared";
+import type { RunContext } from "./run-context.js";
 import { StreamAssembler } from "./stream-assembler.js";
 
 /** One model response: the assembled stream, how it finished, its usage. */
@@ -12,18 +10,14 @@ export interface ModelTurn {
   durationMs: number;
 }
 
-/** A response's usage with every field set; cost from the model's prices when the model did not report one. */
-export function priceUsage(partial: Partial<AgentUsage>, pricing: ModelPricing | undefined): AgentUsage {
-  const usage = addUsage(emptyUsage(), partial);
-  if (partial.costUsd === undefined) usage.costUsd = costOfUsage({ pricing }, usage);
-  return usage;
-}
-
 /**
  * Streams one model call. Per delta it appends to the assembler and emits one small event: nothing here
  * grows with the conversation.
  */
-export async function streamModelTurn(run: RunExecution, request: AgentModelRequest): Promise<ModelTurn> {
+export async function streamModelTurn(
+  run: Pick<RunContext, "deps" | "emit" | "signal">,
+  request: AgentModelRequest,
+): Promise<ModelTurn> {
   const assembler = new StreamAssembler();
   let finish: FinishEvent | undefined;
   let usage: Partial<AgentUsage> | undefined;
@@ -39,7 +33,8 @@ export async function streamModelTurn(run: RunExecution, request: AgentModelRequ
           assembler.push(event);
           if (event.text !== "") run.emit({ type: "assistant-reasoning-delta", text: event.text });
           break;
-        case "tool-call-delta":
+        case "tool-call-start":
+        case "tool-call-end":
           assembler.push(event);
           break;
         case "usage":

@@ -9,12 +9,13 @@ import {
   emptyUsage,
   type HookContextBase,
   type PermissionDenial,
+  priceUsage,
   toolResultMessage,
 } from "@heddle/shared";
 import { ContextChannel } from "./context-message.js";
 import { HookError } from "./errors.js";
 import { asksToStop, callHooks, type StopRequest, stopRequestFrom } from "./hooks.js";
-import { priceUsage, streamModelTurn } from "./model-turn.js";
+import { streamModelTurn } from "./model-turn.js";
 import type { EventBody, ModelCall, NextStep, RunContext, RunDeps, RunEnd } from "./run-context.js";
 import { runToolCalls } from "./tool-calls.js";
 import type { AbortFanout } from "./tool-execution.js";
@@ -196,7 +197,7 @@ export class RunExecution implements RunContext {
       if (mode === "continue") {
         const outcome = await runToolCalls(
           this,
-          dangling.map((part) => ({ part, parse: { ok: true, value: part.input, repaired: false } })),
+          dangling.map((part) => ({ part, parse: { ok: true, value: part.input } })),
         );
         this.append(toolResultMessage(outcome.results));
         if (outcome.completion !== undefined) {

@@ -42,9 +42,10 @@ describe("StreamAssembler", () => {
       { type: "reasoning-delta", text: "", signature: "sig-1" },
       { type: "text-delta", text: "Hello " },
       { type: "text-delta", text: "world" },
-      { type: "tool-call-delta", index: 0, toolCallId: "c1", toolName: "echo" },
-      { type: "tool-call-delta", index: 0, inputText: '{"text":' },
-      { type: "tool-call-delta", index: 0, inputText: '"hi"}' },
+      { type: "tool-call-start", id: "c1", name: "echo" },
+      { type: "tool-call-delta", id: "c1", text: '{"text":' },
+      { type: "tool-call-delta", id: "c1", text: '"hi"}' },
+      { type: "tool-call-end", id: "c1", input: { text: "hi" } },
     ]);
     expect(out.content).toEqual([
       { type: "reasoning", text: "think hard", signature: "sig-1" },
@@ -54,74 +55,61 @@ describe("StreamAssembler", () => {
     expect(out.text).toBe("Hello world");
   });
 
-  it("assembles interleaved calls keyed by index, and by id alone", () => {
+  it("takes each call's input from its end event, not from the deltas, and keeps interleaved calls apart", () => {
     const out = assemble([
-      { type: "tool-call-delta", index: 0, toolCallId: "a", toolName: "one" },
-      { type: "tool-call-delta", index: 1, toolCallId: "b", toolName: "two" },
-      { type: "tool-call-delta", index: 1, inputText: '{"n":' },
-      { type: "tool-call-delta", index: 0, inputText: '{"m":1}' },
-      { type: "tool-call-delta", index: 1, inputText: "2}" },
-      { type: "tool-call-delta", toolCallId: "c", toolName: "three", inputText: '{"k":' },
-      { type: "tool-call-delta", toolCallId: "c", inputText: "3}" },
+      { type: "tool-call-start", id: "a", name: "one", metadata: { openai: { itemId: "fc_a" } } },
+      { type: "tool-call-start", id: "b", name: "two" },
+      { type: "tool-call-delta", id: "b", text: "ignored by the assembler" },
+      { type: "tool-call-end", id: "b", input: { n: 2 } },
+      { type: "tool-call-end", id: "a", input: { m: 1 } },
     ]);
-    expect(out.toolCalls.map((c) => [c.part.toolCallId, c.part.toolName, c.part.input])).toEqual([
-      ["a", "one", { m: 1 }],
-      ["b", "two", { n: 2 }],
-      ["c", "three", { k: 3 }],
+    expect(out.toolCalls).toEqual([
+      {
+        part: {
+          type: "tool-call",
+          toolCallId: "a",
+          toolName: "one",
+          input: { m: 1 },
+          providerMetadata: { openai: { itemId: "fc_a" } },
+        },
+        parse: { ok: true, value: { m: 1 } },
+      },
+      {
+        part: { type: "tool-call", toolCallId: "b", toolName: "two", input: { n: 2 } },
+        parse: { ok: true, value: { n: 2 } },
+      },
     ]);
   });
 
-  it("treats a new id on a reused index as a new call (servers that send index 0 for every call)", () => {
+  it("turns an end with an error into a failed parse carrying the raw text, recorded as {}", () => {
     const out = assemble([
-      { type: "tool-call-delta", index: 0, toolCallId: "a", toolName: "one", inputText: "{}" },
-      { type: "tool-call-delta", index: 0, toolCallId: "b", toolName: "two", inputText: '{"x":1}' },
+      { type: "tool-call-start", id: "a", name: "weather" },
+      { type: "tool-call-end", id: "a", rawText: '{"city": "Par', error: "the arguments are cut off" },
     ]);
-    expect(out.toolCalls.map((c) => c.part.toolCallId)).toEqual(["a", "b"]);
-    expect(out.toolCalls[1]!.part.input).toEqual({ x: 1 });
+    expect(out.toolCalls).toEqual([
+      {
+        part: { type: "tool-call", toolCallId: "a", toolName: "weather", input: {} },
+        parse: { ok: false, error: "the arguments are cut off", text: '{"city": "Par' },
+      },
+    ]);
   });
 
-  it("replaces the arguments when a fragment restarts a complete JSON value", () => {
+  it("treats a call that never ended as incomplete, never as a call with empty input", () => {
     const out = assemble([
-      { type: "tool-call-delta", index: 0, toolCallId: "a", toolName: "one", inputText: '{"path":"a.txt"}' },
-      { type: "tool-call-delta", index: 0, inputText: '{"path":"a.txt","limit":5}' },
+      { type: "tool-call-start", id: "a", name: "write" },
+      { type: "tool-call-delta", id: "a", text: '{"path":"x"}' },
     ]);
-    expect(out.toolCalls[0]!.part.input).toEqual({ path: "a.txt", limit: 5 });
+    expect(out.toolCalls[0]!.parse.ok).toBe(false);
+    expect(out.toolCalls[0]!.part.input).toEqual({});
   });
 
-  it("sees a restart after a complete value that came in many fragments, even after whitespace", () => {
+  it("ignores an end for a call that never started", () => {
     const out = assemble([
-      { type: "tool-call-delta", index: 0, toolCallId: "a", toolName: "one", inputText: '{"s":' },
-      { type: "tool-call-delta", index: 0, inputText: '"\\"}' },
-      { type: "tool-call-delta", index: 0, inputText: '"}' },
-      { type: "tool-call-delta", index: 0, inputText: ' \n{"s":"again"}' },
+      { type: "tool-call-end", id: "ghost", input: {} },
+      { type: "text-delta", text: "ok" },
     ]);
-    expect(out.toolCalls[0]!.part.input).toEqual({ s: "again" });
-  });
-
-  it("does not mistake a nested object or a brace inside a string for a restart", () => {
-    const out = assemble([
-      { type: "tool-call-delta", index: 0, toolCallId: "a", toolName: "one", inputText: '{"s":"}{",' },
-      { type: "tool-call-delta", index: 0, inputText: '"o":' },
-      { type: "tool-call-delta", index: 0, inputText: '{"x":1}}' },
-    ]);
-    expect(out.toolCalls[0]!.part.input).toEqual({ s: "}{", o: { x: 1 } });
-  });
-
-  it("lets a complete input object win over argument text", () => {
-    const out = assemble([
-      { type: "tool-call-delta", index: 0, toolCallId: "a", toolName: "one", inputText: '{"broken' },
-      { type: "tool-call-delta", index: 0, input: { ok: true } },
-    ]);
-    expect(out.toolCalls[0]!.parse.ok).toBe(true);
-    expect(out.toolCalls[0]!.part.input).toEqual({ ok: true });
-  });
-
-  it("invents an id for a call that came without one, and records unreadable arguments as {}", () => {
-    const out = assemble([{ type: "tool-call-delta", index: 0, toolName: "one", inputText: "not json at all" }]);
-    const call = out.toolCalls[0]!;
-    expect(call.part.toolCallId).toMatch(/^call_/);
-    expect(call.part.input).toEqual({});
-    expect(call.parse.ok).toBe(false);
+    expect(out.toolCalls).toEqual([]);
+    expect(out.content).toEqual([{ type: "text", text: "ok" }]);
   });
 
   it("keeps redacted reasoning and provider metadata", () => {

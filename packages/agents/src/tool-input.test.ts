@@ -1,24 +1,6 @@
 import type { AgentTool } from "@heddle/shared";
 import { describe, expect, it } from "vitest";
-import { parseToolInput, validateToolInput } from "./tool-input.js";
-
-describe("parseToolInput", () => {
-  it("parses plain JSON and treats empty text as an empty object", () => {
-    expect(parseToolInput('{"a":1}')).toEqual({ ok: true, value: { a: 1 }, repaired: false });
-    expect(parseToolInput("")).toEqual({ ok: true, value: {}, repaired: false });
-  });
-
-  it("repairs common model mistakes", () => {
-    expect(parseToolInput("{'a': 1, b: True,}")).toEqual({ ok: true, value: { a: 1, b: true }, repaired: true });
-    expect(parseToolInput('{"path": "x.txt"')).toEqual({ ok: true, value: { path: "x.txt" }, repaired: true });
-    expect(parseToolInput(JSON.stringify('{"a":2}'))).toEqual({ ok: true, value: { a: 2 }, repaired: true });
-  });
-
-  it("reports text that cannot be repaired", () => {
-    const parse = parseToolInput("{]:::");
-    expect(parse.ok).toBe(false);
-  });
-});
+import { invalidJsonMessage, validateToolInput } from "./tool-input.js";
 
 describe("validateToolInput", () => {
   const tool: AgentTool = {
@@ -48,5 +30,18 @@ describe("validateToolInput", () => {
     expect(validateToolInput(tool, { path: "a" })).toEqual({ ok: true, value: { path: "a" } });
     const own: AgentTool = { ...tool, validate: () => ({ ok: false, error: "custom says no" }) };
     expect(validateToolInput(own, { path: "a" })).toEqual({ ok: false, error: "custom says no" });
+  });
+});
+
+describe("invalidJsonMessage", () => {
+  it("names the tool and the reason, and shows an excerpt of what the model sent", () => {
+    const message = invalidJsonMessage("weather", {
+      error: "the arguments are cut off",
+      text: `{"city": "Par${"x".repeat(400)}`,
+    });
+    expect(message).toContain('tool "weather"');
+    expect(message).toContain("the arguments are cut off");
+    expect(message).toContain('{"city": "Par');
+    expect(message.length).toBeLessThan(600);
   });
 });

@@ -1,45 +1,13 @@
 import { Validator } from "@cfworker/json-schema";
 import type { AgentTool } from "@heddle/shared";
-import { jsonrepair } from "jsonrepair";
-
-/** How a tool call's argument text parsed. */
-export type ToolInputParse =
-  | { ok: true; value: unknown; repaired: boolean }
-  | { ok: false; error: string; text: string };
-
-const EXCERPT = 300;
 
 /**
- * Parses a tool call's argument text once: plain JSON, then a repair pass for what models commonly get wrong
- * (single quotes, trailing commas, unquoted keys, Python literals, a cut-off end), then a JSON string holding
- * the object (double encoding). Empty text is an empty object: vendors send none for tools without parameters.
+ * How a tool call's arguments were read. The gateway parses (and repairs) them once, in `tool-call-end`; a call
+ * whose arguments did not parse carries the raw text and the reason.
  */
-export function parseToolInput(text: string): ToolInputParse {
-  if (text.trim() === "") return { ok: true, value: {}, repaired: false };
-  let value: unknown;
-  let repaired = false;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    try {
-      value = JSON.parse(jsonrepair(text));
-      repaired = true;
-    } catch {
-      return { ok: false, error: (error as Error).message, text };
-    }
-    // Repair turns any prose into a JSON string; only a repaired object is what the model meant to send.
-    if (typeof value !== "object" || value === null) return { ok: false, error: (error as Error).message, text };
-  }
-  if (typeof value === "string" && /^\s*\{/.test(value)) {
-    try {
-      value = JSON.parse(value);
-      repaired = true;
-    } catch {
-      // Not double-encoded after all: leave the string for validation to reject.
-    }
-  }
-  return { ok: true, value, repaired };
-}
+export type ToolInputParse = { ok: true; value: unknown } | { ok: false; error: string; text: string };
+
+const EXCERPT = 300;
 
 /** The text the model gets when its arguments could not be read. */
 export function invalidJsonMessage(toolName: string, parse: { error: string; text: string }): string {

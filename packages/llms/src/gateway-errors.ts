@@ -1,6 +1,15 @@
-/** Thrown by the gateway for configuration mistakes; each names what was wrong and what would be right. */
-export class GatewayError extends Error {
+import { HeddleError } from "@heddle/shared";
+
+/**
+ * Thrown by the gateway for configuration mistakes; each names what was wrong and what would be right. Each
+ * subclass has a stable `code`: `unknown_provider`, `unknown_model`, `missing_api_key`, `missing_base_url`,
+ * `invalid_provider_spec` (`gateway_error` for the base class).
+ */
+export class GatewayError extends HeddleError {
   override name = "GatewayError";
+  constructor(message: string, code = "gateway_error") {
+    super(code, message);
+  }
 }
 
 /** No provider with this id. `knownProviders` lists the ids that exist. */
@@ -10,7 +19,7 @@ export class UnknownProviderError extends GatewayError {
     readonly providerId: string,
     readonly knownProviders: string[],
   ) {
-    super(`Unknown provider "${providerId}". Known providers: ${knownProviders.join(", ")}.`);
+    super(`Unknown provider "${providerId}". Known providers: ${knownProviders.join(", ")}.`, "unknown_provider");
   }
 }
 
@@ -27,6 +36,7 @@ export class UnknownModelError extends GatewayError {
         (knownModels.length > 0
           ? `Known models: ${knownModels.join(", ")}.`
           : "This provider has no model catalog; any model id the server accepts works with createAgentModel."),
+      "unknown_model",
     );
   }
 }
@@ -41,6 +51,7 @@ export class MissingApiKeyError extends GatewayError {
     super(
       `No API key for provider "${providerId}": pass apiKey` +
         (envVars.length > 0 ? ` or set ${envVars.join(" or ")}.` : "."),
+      "missing_api_key",
     );
   }
 }
@@ -51,6 +62,7 @@ export class MissingBaseUrlError extends GatewayError {
   constructor(readonly providerId: string) {
     super(
       `Provider "${providerId}" has no default base URL: pass baseUrl (the server's OpenAI-compatible root, ending in /v1, e.g. http://localhost:8000/v1).`,
+      "missing_base_url",
     );
   }
 }
@@ -58,4 +70,7 @@ export class MissingBaseUrlError extends GatewayError {
 /** A provider spec given to `registerProvider` is not usable. */
 export class InvalidProviderSpecError extends GatewayError {
   override name = "InvalidProviderSpecError";
+  constructor(message: string) {
+    super(message, "invalid_provider_spec");
+  }
 }

@@ -1,5 +1,6 @@
 import { getEventListeners } from "node:events";
 import type { AgentMessage, AgentModelEvent } from "@heddle/shared";
+import { isHeddleError } from "@heddle/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { collect, finishOf, readFixture, textOf } from "../test/support.js";
 import { createGateway, type GatewayOptions } from "./gateway.js";
@@ -136,7 +137,7 @@ describe("gateway: retries through the real openai client", () => {
     expect(textOf(events)).toBe("Hello");
     expect(finishOf(events)).toMatchObject({
       reason: "error",
-      error: { kind: "server", message: "The server had an error" },
+      error: { kind: "server", message: "The server had an error (server_error)" },
     });
     expect(events.some((event) => event.type === "retry")).toBe(false);
     expect(server.requests).toHaveLength(1);
@@ -246,6 +247,41 @@ describe("gateway: models, providers and keys", () => {
     expect(onWarning.mock.calls[0]![0]).toContain("qwen3:8b");
     expect(first.info).toMatchObject({ contextWindow: 128_000, maxOutputTokens: 8_192 });
     expect(first.info?.pricing).toBeUndefined();
+  });
+
+  it("gives the unknown-model notice through the injected logger, once per provider+model across gateways", () => {
+    const logger = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+    // One gateway per agent, as an app that builds agents in the provider form does.
+    for (let agent = 0; agent < 3; agent++)
+      createGateway({ env: {}, logger }).createAgentModel({ providerId: "ollama", modelId: "my-model" });
+    createGateway({ env: {}, logger }).createAgentModel({ providerId: "lmstudio", modelId: "my-model" });
+    expect(logger.warn).toHaveBeenCalledTimes(2);
+    expect(logger.warn.mock.calls.map((call) => call[0])).toEqual([
+      expect.stringContaining('"my-model" is not in the catalog of provider "ollama"'),
+      expect.stringContaining('"my-model" is not in the catalog of provider "lmstudio"'),
+    ]);
+  });
+
+  it("throws configuration errors as HeddleErrors with stable codes", () => {
+    const gateway = createGateway({ env: {}, onWarning: () => {} });
+    const codeOf = (make: () => unknown) => {
+      try {
+        make();
+      } catch (error) {
+        expect(isHeddleError(error)).toBe(true);
+        return (error as { code: string }).code;
+      }
+      return undefined;
+    };
+    expect(codeOf(() => gateway.createAgentModel({ providerId: "nope", modelId: "x" }))).toBe("unknown_provider");
+    expect(codeOf(() => gateway.createAgentModel({ providerId: "openai", modelId: "gpt-4o" }))).toBe("missing_api_key");
+    expect(codeOf(() => gateway.createAgentModel({ providerId: "openai-compatible", modelId: "m" }))).toBe(
+      "missing_base_url",
+    );
+    expect(codeOf(() => gateway.getModelInfo("openai", "no-such-model"))).toBe("unknown_model");
+    expect(codeOf(() => gateway.registerProvider({ id: "", name: "x", family: "openai-chat" }))).toBe(
+      "invalid_provider_spec",
+    );
   });
 
   it("names the known providers for an unknown provider", () => {

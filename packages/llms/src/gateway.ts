@@ -1,4 +1,12 @@
-import type { AgentModel, AgentModelEvent, AgentModelRequest, ModelCallOptions, ModelInfo } from "@heddle/shared";
+import type {
+  AgentModel,
+  AgentModelEvent,
+  AgentModelRequest,
+  Logger,
+  ModelCallOptions,
+  ModelInfo,
+} from "@heddle/shared";
+import { consoleLogger } from "@heddle/shared";
 import { catalogModel, catalogModels, costOfUsage } from "./catalog/index.js";
 import {
   InvalidProviderSpecError,
@@ -10,11 +18,13 @@ import {
 import { prepareMessagesForTarget } from "./handoff.js";
 import { BUILTIN_PROVIDERS } from "./providers.js";
 import { withRetries } from "./retry.js";
+import { redactEvent, sanitizeUsage, secretsOf } from "./sanitize.js";
 import type {
   FamilyCallContext,
   ProviderConfig,
   ProviderSpec,
   RetryPolicy,
+  StreamLimits,
   WireFamily,
   WireFamilyId,
 } from "./types.js";
@@ -37,8 +47,29 @@ export interface GatewayOptions {
   retry?: RetryPolicy;
   /** Where keys are read from; defaults to `process.env` when there is one (never in a browser). */
   env?: Record<string, string | undefined>;
-  /** Told once per unknown model; defaults to `console.warn`. */
+  /**
+   * Where the gateway's notices go (a model not in the catalog, a config for an unknown provider); defaults to
+   * `consoleLogger`. Each notice is given once per logger and provider+model, however many gateways and agents
+   * share the logger.
+   */
+  logger?: Logger;
+  /** @deprecated Use `logger`. Called with each notice instead of `logger.warn`. */
   onWarning?: (message: string) => void;
+}
+
+// Notices already given, per logger (or `onWarning` function): an app that builds a gateway per agent would
+// otherwise print "not in the catalog" once per agent.
+const noticesGiven = new WeakMap<object, Set<string>>();
+
+function noticeOnce(sink: object, key: string, give: () => void): void {
+  let given = noticesGiven.get(sink);
+  if (!given) {
+    given = new Set();
+    noticesGiven.set(sink, given);
+  }
+  if (given.has(key)) return;
+  given.add(key);
+  give();
 }
 
 export interface CreateAgentModelOptions {
@@ -49,6 +80,8 @@ export interface CreateAgentModelOptions {
   headers?: Record<string, string>;
   /** Default request options for this model; a request's own options win. */
   options?: ModelCallOptions;
+  /** Idle timeout and response-size cap for this model's calls, over the provider config's and the defaults. */
+  limits?: StreamLimits;
 }
 
 export interface Gateway {
@@ -104,8 +137,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     (options.providers ?? []).map((config) => [config.providerId, config]),
   );
   const env = options.env ?? defaultEnv();
-  const warn = options.onWarning ?? ((message: string) => console.warn(message));
-  const warned = new Set<string>();
+  const logger = options.logger ?? consoleLogger;
+  const sink: object = options.onWarning ?? logger;
+  const warn = (key: string, message: string) =>
+    noticeOnce(sink, key, () => (options.onWarning ? options.onWarning(message) : logger.warn(message)));
   const families = new Map<WireFamilyId, Promise<WireFamily>>();
 
   const specFor = (providerId: string): ProviderSpec => {
@@ -117,6 +152,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   for (const providerId of configs.keys())
     if (!specs.has(providerId))
       warn(
+        `provider-config:${providerId}`,
         `@heddle/llms: configuration given for unknown provider "${providerId}"; register it with registerProvider.`,
       );
 
@@ -146,7 +182,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     const spec = specFor(request.providerId);
     const config = configs.get(spec.id);
     const baseUrl = request.baseUrl ?? config?.baseUrl ?? spec.baseUrl;
-    if (spec.id === "openai-compatible" && !baseUrl) throw new MissingBaseUrlError(spec.id);
+    if (spec.requiresBaseUrl && !baseUrl) throw new MissingBaseUrlError(spec.id);
     const envVars = spec.apiKeyEnv ?? [];
     const apiKey =
       request.apiKey ??
@@ -162,14 +198,11 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
 
     let info = findModel(spec, request.modelId);
     if (!info) {
-      const key = `${spec.id}/${request.modelId}`;
-      if (!warned.has(key)) {
-        warned.add(key);
-        warn(
-          `@heddle/llms: model "${request.modelId}" is not in the catalog of provider "${spec.id}"; ` +
-            `assuming a ${UNKNOWN_MODEL_DEFAULTS.contextWindow}-token window and no prices (cost will be 0).`,
-        );
-      }
+      warn(
+        `unknown-model:${spec.id}/${request.modelId}`,
+        `@heddle/llms: model "${request.modelId}" is not in the catalog of provider "${spec.id}"; ` +
+          `assuming a ${UNKNOWN_MODEL_DEFAULTS.contextWindow}-token window and no prices (cost will be 0).`,
+      );
       info = {
         provider: spec.id,
         id: request.modelId,
@@ -183,6 +216,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         : undefined;
     const defaults = mergeOptions(config?.options, request.options);
     const modelInfo = info;
+    const secrets = secretsOf(apiKey);
+    const limits = config?.limits || request.limits ? { ...config?.limits, ...request.limits } : undefined;
     const policy: RetryPolicy = options.retry ?? {};
 
     return {
@@ -198,6 +233,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           const messages = prepareMessagesForTarget(modelRequest.messages, {
             family: spec.family,
             providerId: spec.id,
+            ...(spec.toolCallIds && { toolCallIds: spec.toolCallIds }),
             familyOfProvider,
           });
           const familyRequest: AgentModelRequest = { ...modelRequest, messages, tools: modelRequest.tools ?? [] };
@@ -212,6 +248,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
             info: modelInfo,
             request: familyRequest,
             signal,
+            ...(limits && { limits }),
           };
           return { family, ctx };
         };
@@ -225,10 +262,15 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
             signal,
             providerId: spec.id,
             modelId: request.modelId,
-            map: (event) =>
-              event.type === "usage"
-                ? { type: "usage", usage: { ...event.usage, costUsd: costOfUsage(modelInfo, event.usage) } }
-                : event,
+            map: (event) => {
+              if (event.type === "usage") {
+                // A hostile or broken server's counts never reach costs and budgets as NaN.
+                const usage = sanitizeUsage(event.usage);
+                return { type: "usage", usage: { ...usage, costUsd: costOfUsage(modelInfo, usage) } };
+              }
+              // The key never shows in an error the gateway reports, even when the server echoes it.
+              return event.type === "finish" || event.type === "retry" ? redactEvent(event, secrets) : event;
+            },
           },
         );
       },

@@ -130,6 +130,19 @@ describe("prepareMessagesForTarget", () => {
     expect(forMistral[2]!.content[0]).toMatchObject({ toolCallId: expect.stringMatching(/^[a-zA-Z0-9]{9}$/) });
   });
 
+  it("applies a provider's own id rule given as data on its spec (a registered Mistral-like provider)", () => {
+    const out = prepareMessagesForTarget(transcript(), {
+      family: "openai-chat",
+      providerId: "my-proxy",
+      toolCallIds: "nine-alphanumeric",
+    });
+    const ids = out.flatMap((m) =>
+      m.content.flatMap((p) => (p.type === "tool-call" || p.type === "tool-result" ? [p.toolCallId] : [])),
+    );
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) expect(id).toMatch(/^[a-zA-Z0-9]{9}$/);
+  });
+
   it("never mutates its input", () => {
     const input = transcript();
     const snapshot = structuredClone(input);

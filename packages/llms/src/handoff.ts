@@ -1,20 +1,22 @@
 import type { AgentMessage, ContentPart, ProviderMetadata, ReasoningPart } from "@heddle/shared";
-import { BUILTIN_PROVIDER_FAMILIES } from "./providers.js";
-import type { WireFamilyId } from "./types.js";
+import { BUILTIN_PROVIDER_FAMILIES, BUILTIN_PROVIDERS } from "./providers.js";
+import type { ToolCallIdRule, WireFamilyId } from "./types.js";
 
 /** Where a transcript is about to be sent. */
 export interface HandoffTarget {
   family: WireFamilyId;
-  /** The provider, for provider-specific limits (Mistral's 9-character tool-call ids). */
+  /** The provider; a built-in provider's own tool-call id rule applies when `toolCallIds` is not given. */
   providerId?: string;
+  /** The provider's own tool-call id rule (`ProviderSpec.toolCallIds`), when stricter than the family's. */
+  toolCallIds?: ToolCallIdRule;
   /** The family of a provider id found on a message's `model`; defaults to the built-in providers. */
   familyOfProvider?: (providerId: string) => WireFamilyId | undefined;
 }
 
-/** A tool-call id rule: what is valid as is, and how to make a valid id from any string. */
+/** A tool-call id rule: what is valid as is, and how to make a valid id from any string (`salt` varies on a clash). */
 interface IdRule {
   valid(id: string): boolean;
-  make(id: string, hash: string): string;
+  make(id: string, salt: number): string;
 }
 
 const ANTHROPIC_ID = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -22,25 +24,29 @@ const MISTRAL_ID = /^[a-zA-Z0-9]{9}$/;
 
 // Limits from the vendors' validation errors: Anthropic's `tool_use.id` pattern, OpenAI's 40-character cap on
 // `tool_calls[].id` / `call_id`, and Mistral's "must be a-z, A-Z, 0-9, with a length of 9".
-const ID_RULES: Partial<Record<string, IdRule>> = {
+const FAMILY_ID_RULES: Partial<Record<WireFamilyId, IdRule>> = {
   anthropic: {
     valid: (id) => ANTHROPIC_ID.test(id),
-    make: (id, hash) => `${id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 54)}_${hash}`,
+    make: (id, salt) => `${id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 54)}_${shortHash(id, salt)}`,
   },
-  openai: { valid: (id) => id.length > 0 && id.length <= 40, make: (id, hash) => `${id.slice(0, 30)}_${hash}` },
+  openai: {
+    valid: (id) => id.length > 0 && id.length <= 40,
+    make: (id, salt) => `${id.slice(0, 30)}_${shortHash(id, salt)}`,
+  },
   "openai-chat": {
     valid: (id) => id.length > 0 && id.length <= 40,
-    make: (id, hash) => `${id.slice(0, 30)}_${hash}`,
-  },
-  mistral: {
-    valid: (id) => MISTRAL_ID.test(id),
-    make: (_id, hash) =>
-      hash
-        .replace(/[^a-zA-Z0-9]/g, "")
-        .padEnd(9, "0")
-        .slice(0, 9),
+    make: (id, salt) => `${id.slice(0, 30)}_${shortHash(id, salt)}`,
   },
 };
+
+/** Provider rules, by `ProviderSpec.toolCallIds`. */
+const PROVIDER_ID_RULES: Record<ToolCallIdRule, IdRule> = {
+  "nine-alphanumeric": { valid: (id) => MISTRAL_ID.test(id), make: (id, salt) => nineChars(id, salt) },
+};
+
+const BUILTIN_ID_RULES: Readonly<Record<string, ToolCallIdRule | undefined>> = Object.fromEntries(
+  BUILTIN_PROVIDERS.map((spec) => [spec.id, spec.toolCallIds]),
+);
 
 /** FNV-1a, base 36: the same id always maps to the same replacement, so requests stay byte-stable for caching. */
 function shortHash(text: string, salt = 0): string {
@@ -58,8 +64,8 @@ function nineChars(text: string, salt: number): string {
 }
 
 function ruleFor(target: HandoffTarget): IdRule | undefined {
-  if (target.providerId === "mistral") return ID_RULES.mistral;
-  return ID_RULES[target.family];
+  const own = target.toolCallIds ?? (target.providerId ? BUILTIN_ID_RULES[target.providerId] : undefined);
+  return own ? PROVIDER_ID_RULES[own] : FAMILY_ID_RULES[target.family];
 }
 
 /** The family a reasoning part belongs to, or undefined when nothing says. */
@@ -117,7 +123,7 @@ export function prepareMessagesForTarget(messages: AgentMessage[], target: Hando
     }
     let next = "";
     for (let salt = 0; salt < 100; salt++) {
-      next = target.providerId === "mistral" ? nineChars(id, salt) : rule.make(id, shortHash(id, salt));
+      next = rule.make(id, salt);
       if (!used.has(next)) break;
     }
     idMap.set(id, next);

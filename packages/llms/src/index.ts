@@ -1,3 +1,4 @@
+export { DEFAULT_STREAM_LIMITS, type StreamLimits } from "./call-link.js";
 export { type CatalogEntry, catalogModel, catalogModels, costOfUsage } from "./catalog/index.js";
 export {
   classifyUnknownError,
@@ -32,6 +33,7 @@ export type {
   ProviderConfig,
   ProviderSpec,
   RetryPolicy,
+  ToolCallIdRule,
   WireFamily,
   WireFamilyId,
 } from "./types.js";

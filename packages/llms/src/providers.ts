@@ -30,6 +30,7 @@ export const BUILTIN_PROVIDERS: readonly ProviderSpec[] = [
     family: "openai-chat",
     apiKeyEnv: ["OPENAI_COMPATIBLE_API_KEY"],
     requiresApiKey: false,
+    requiresBaseUrl: true,
   },
   { id: "ollama", name: "Ollama", family: "openai-chat", baseUrl: "http://localhost:11434/v1", requiresApiKey: false },
   {
@@ -90,6 +91,7 @@ export const BUILTIN_PROVIDERS: readonly ProviderSpec[] = [
     family: "openai-chat",
     baseUrl: "https://api.mistral.ai/v1",
     apiKeyEnv: ["MISTRAL_API_KEY"],
+    toolCallIds: "nine-alphanumeric",
   },
   {
     id: "cerebras",

@@ -75,11 +75,8 @@ describe("withRetries", () => {
     }
   });
 
-  it("never retries once output has been produced", async () => {
-    const { attempt, calls } = script([
-      { type: "tool-call-delta", index: 0, toolCallId: "c", toolName: "t" },
-      fail("network"),
-    ]);
+  it("never retries once output has been produced (a tool call's start counts as output)", async () => {
+    const { attempt, calls } = script([{ type: "tool-call-start", id: "c", name: "t" }, fail("network")]);
     const events = await collect(withRetries(attempt, ctx()));
     expect(calls()).toBe(1);
     expect(events.at(-1)).toMatchObject({ reason: "error", error: { kind: "network" } });

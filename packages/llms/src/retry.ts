@@ -30,7 +30,13 @@ export function retryDelayMs(
 }
 
 function isOutput(event: AgentModelEvent): boolean {
-  return event.type === "text-delta" || event.type === "reasoning-delta" || event.type === "tool-call-delta";
+  return (
+    event.type === "text-delta" ||
+    event.type === "reasoning-delta" ||
+    event.type === "tool-call-start" ||
+    event.type === "tool-call-delta" ||
+    event.type === "tool-call-end"
+  );
 }
 
 /** Resolves after `ms`, or at once (with `false`) when the signal aborts. Removes its listener either way. */

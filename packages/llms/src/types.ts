@@ -1,4 +1,7 @@
 import type { AgentModelEvent, AgentModelRequest, ModelCallOptions, ModelError, ModelInfo } from "@heddle/shared";
+import type { StreamLimits } from "./call-link.js";
+
+export type { StreamLimits } from "./call-link.js";
 
 /** The wire formats Heddle speaks, each on the vendor's official client. */
 export type WireFamilyId = "anthropic" | "openai" | "openai-chat" | "gemini";
@@ -13,7 +16,12 @@ export interface ProviderConfig {
   headers?: Record<string, string>;
   /** Default request options for every model of this provider. */
   options?: ModelCallOptions;
+  /** Idle timeout and response-size cap for every model of this provider (a model's own limits win). */
+  limits?: StreamLimits;
 }
+
+/** A provider's own tool-call id rule (see `ProviderSpec.toolCallIds`). */
+export type ToolCallIdRule = "nine-alphanumeric";
 
 /** A provider the gateway knows: built in (a preset) or added with `registerProvider`. */
 export interface ProviderSpec {
@@ -27,6 +35,13 @@ export interface ProviderSpec {
   apiKeyEnv?: string[];
   /** False for local servers (Ollama, LM Studio, ...) that take any key. */
   requiresApiKey?: boolean;
+  /** True when the provider has no usable default base URL and every config must give one (`openai-compatible`). */
+  requiresBaseUrl?: boolean;
+  /**
+   * The provider's own rule for tool-call ids, when stricter than its family's: `"nine-alphanumeric"` (Mistral:
+   * exactly 9 characters of a-z, A-Z, 0-9). Ids in a transcript that break it are rewritten before each request.
+   */
+  toolCallIds?: ToolCallIdRule;
   /** Models this provider offers beyond the catalog's (or instead of it). */
   models?: ModelInfo[];
   headers?: Record<string, string>;
@@ -44,6 +59,8 @@ export interface FamilyCallContext {
   request: AgentModelRequest;
   /** Aborts this attempt: the caller's signal. */
   signal: AbortSignal;
+  /** Idle timeout and size cap for this call; defaults apply to what is unset. */
+  limits?: StreamLimits;
 }
 
 /**

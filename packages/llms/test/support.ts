@@ -27,23 +27,26 @@ export interface AssembledCall {
   input: unknown;
 }
 
-/** Tool calls assembled from their fragments the way the loop does it (by index, else by id), input parsed once. */
+/** Tool calls from their block events: started by `tool-call-start`, finished by `tool-call-end`. */
 export function assembleToolCalls(events: AgentModelEvent[]): AssembledCall[] {
   const calls: AssembledCall[] = [];
-  const byIndex = new Map<number, AssembledCall>();
+  const byId = new Map<string, AssembledCall>();
   for (const event of events) {
-    if (event.type !== "tool-call-delta") continue;
-    let call = event.index !== undefined ? byIndex.get(event.index) : undefined;
-    if (!call && event.toolCallId) call = calls.find((c) => c.id === event.toolCallId);
-    if (!call) {
-      call = { id: event.toolCallId ?? "", name: event.toolName ?? "", inputText: "", input: undefined };
+    if (event.type === "tool-call-start") {
+      const call: AssembledCall = { id: event.id, name: event.name, inputText: "", input: undefined };
       calls.push(call);
-      if (event.index !== undefined) byIndex.set(event.index, call);
+      byId.set(event.id, call);
+    } else if (event.type === "tool-call-delta") {
+      const call = byId.get(event.id);
+      if (call) call.inputText += event.text;
+    } else if (event.type === "tool-call-end") {
+      const call = byId.get(event.id);
+      if (!call) throw new Error(`tool-call-end for a call never started: ${event.id}`);
+      if (event.error !== undefined) throw new Error(`tool call ${event.id} did not parse: ${event.error}`);
+      call.input = event.input;
     }
-    if (event.inputText) call.inputText += event.inputText;
-    if (event.input !== undefined) call.input = event.input;
   }
-  for (const call of calls) if (call.input === undefined) call.input = JSON.parse(call.inputText || "{}");
+  for (const call of calls) if (call.input === undefined) throw new Error(`tool call ${call.id} never ended`);
   return calls;
 }
 

@@ -7,13 +7,18 @@ import type {
   ModelError,
   ModelInfo,
 } from "@heddle/shared";
+import { ToolCallAccumulator } from "../tool-call-accumulator.js";
 
 /** A scripted response in shorthand: text, reasoning, tool calls, usage, and how it ends. */
 export interface ScriptedResponse {
   reasoning?: string;
   reasoningSignature?: string;
   text?: string;
-  /** Tool calls, streamed as id+name then the JSON arguments. `inputText` sends raw (possibly bad) JSON. */
+  /**
+   * Tool calls, streamed as the gateway streams them: `tool-call-start`, the JSON arguments as one
+   * `tool-call-delta`, then `tool-call-end`. `inputText` sends raw (possibly bad) JSON, read by the gateway's own
+   * parser and repair, so a bad or cut-off text ends the call with an error exactly as a real provider's would.
+   */
   toolCalls?: Array<{ id?: string; name: string; input?: unknown; inputText?: string }>;
   usage?: Partial<AgentUsage>;
   /** Defaults to `tool-calls` when there are tool calls, else `stop`. */
@@ -57,12 +62,14 @@ export function scriptedEvents(response: ScriptedResponse): AgentModelEvent[] {
       events.push({ type: "reasoning-delta", text: "", signature: response.reasoningSignature });
   }
   if (response.text) events.push({ type: "text-delta", text: response.text });
-  response.toolCalls?.forEach((call, index) => {
-    const toolCallId = call.id ?? `call_${index}_${Math.random().toString(36).slice(2, 10)}`;
-    events.push({ type: "tool-call-delta", index, toolCallId, toolName: call.name });
-    const inputText = call.inputText ?? JSON.stringify(call.input ?? {});
-    events.push({ type: "tool-call-delta", index, inputText });
-  });
+  if (response.toolCalls?.length) {
+    const calls = new ToolCallAccumulator();
+    response.toolCalls.forEach((call, index) => {
+      calls.start(index, call.id, call.name, events);
+      calls.append(index, call.inputText ?? JSON.stringify(call.input ?? {}), events);
+      calls.end(index, events);
+    });
+  }
   events.push({ type: "usage", usage: response.usage ?? { inputTokens: 10, outputTokens: 5 } });
   if (response.error) {
     const error: ModelError = { message: `scripted ${response.error.kind} error`, retryable: false, ...response.error };

@@ -80,18 +80,51 @@ export interface ReasoningDeltaEvent {
 }
 
 /**
- * A fragment of a tool call. The first fragment of a call carries its id and name; later ones may carry only
- * its index. `inputText` fragments are appended; a complete `input` object wins over text.
+ * A tool call begins. `id` is unique within the response (the gateway invents one where the vendor gives none,
+ * as Gemini often does); every later event of this call names it. `metadata` is vendor data the call must carry
+ * back on the next request (an OpenAI item id, a Gemini thought signature).
+ */
+export interface ToolCallStartEvent {
+  type: "tool-call-start";
+  id: string;
+  name: string;
+  metadata?: ProviderMetadata;
+}
+
+/**
+ * A piece of a call's argument text, as the vendor streamed it, for display only (a live preview): the gateway
+ * has already accumulated it, and `tool-call-end` carries the result. Vendors that send arguments whole (Gemini)
+ * send no deltas.
  */
 export interface ToolCallDeltaEvent {
   type: "tool-call-delta";
-  index?: number;
-  toolCallId?: string;
-  toolName?: string;
-  inputText?: string;
-  input?: unknown;
-  metadata?: ProviderMetadata;
+  id: string;
+  text: string;
 }
+
+/** A call's arguments are complete and parsed (repaired where a slip lost nothing). */
+export interface ToolCallEndInput {
+  type: "tool-call-end";
+  id: string;
+  input: unknown;
+  rawText?: undefined;
+  error?: undefined;
+}
+
+/**
+ * A call's arguments could not be read: not JSON, cut off (a truncated value is never completed), too deep or
+ * too large. `rawText` is what the model sent; the loop answers the call with an error result.
+ */
+export interface ToolCallEndError {
+  type: "tool-call-end";
+  id: string;
+  input?: undefined;
+  rawText: string;
+  error: string;
+}
+
+/** The end of a tool call: `input` when the arguments parsed, `rawText` and `error` when they did not. */
+export type ToolCallEndEvent = ToolCallEndInput | ToolCallEndError;
 
 /** Usage of one model response: emitted once, at its end, with that response's totals. */
 export interface UsageEvent {
@@ -114,11 +147,18 @@ export interface FinishEvent {
   error?: ModelError;
 }
 
-/** Everything a model stream can emit. */
+/**
+ * Everything a model stream can emit (stream protocol 2). Tool calls are blocks: `tool-call-start`, any number of
+ * `tool-call-delta`, then one `tool-call-end`, all keyed by `id`; blocks of different calls may interleave. Every
+ * started call ends before a `finish` of reason `stop`, `tool-calls` or `max-tokens`; after an `error` or `aborted`
+ * finish, calls left open are incomplete and must not run.
+ */
 export type AgentModelEvent =
   | TextDeltaEvent
   | ReasoningDeltaEvent
+  | ToolCallStartEvent
   | ToolCallDeltaEvent
+  | ToolCallEndEvent
   | UsageEvent
   | RetryEvent
   | FinishEvent;

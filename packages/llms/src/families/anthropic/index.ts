@@ -1,5 +1,8 @@
 import type { AgentModelEvent } from "@heddle/shared";
+import { CallLink } from "../../call-link.js";
 import { modelError } from "../../errors.js";
+import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
+import { lazyModule } from "../../lazy-module.js";
 import type { FamilyCallContext, WireFamily } from "../../types.js";
 import { classifyAnthropicError } from "./errors.js";
 import { AnthropicRequestError, toAnthropicBody } from "./request.js";
@@ -8,19 +11,21 @@ import { AnthropicStreamMapper } from "./stream.js";
 type AnthropicModule = typeof import("@anthropic-ai/sdk");
 type StreamingParams = import("@anthropic-ai/sdk").Anthropic.MessageCreateParamsStreaming;
 
-let sdkModule: Promise<AnthropicModule> | undefined;
-
 /** Loaded on the first request, so importing `@heddle/llms` loads no vendor client. */
-function loadSdk(): Promise<AnthropicModule> {
-  sdkModule ??= import("@anthropic-ai/sdk").catch((error: unknown) => {
-    sdkModule = undefined;
-    throw error;
-  });
-  return sdkModule;
-}
+const loadSdk = lazyModule<AnthropicModule>(() => import("@anthropic-ai/sdk"));
 
 async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEvent> {
-  const { signal } = ctx;
+  // A per-call signal for the client, linked to the caller's, with the idle timeout and the size cap.
+  const link = new CallLink(ctx.signal, ctx.limits);
+  try {
+    yield* streamWithLink(ctx, link);
+  } finally {
+    link.close();
+  }
+}
+
+async function* streamWithLink(ctx: FamilyCallContext, link: CallLink): AsyncGenerator<AgentModelEvent> {
+  const { signal } = link;
   let sdk: AnthropicModule | undefined;
   const mapper = new AnthropicStreamMapper();
   try {
@@ -39,25 +44,35 @@ async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEve
       ...(ctx.baseUrl !== undefined && { baseURL: ctx.baseUrl }),
       // Retries are the gateway's, done once for every family.
       maxRetries: 0,
+      fetch: guardedFetch,
       defaultHeaders: ctx.headers,
       dangerouslyAllowBrowser: true,
     });
     const headers = ctx.request.options?.headers;
     // The body is built from plain JSON; the SDK's param types are too narrow for `providerOptions` passthrough.
+    link.start();
     const stream = await client.messages.create({ ...body, stream: true } as StreamingParams, {
       signal,
+      fetchOptions: linkedFetchOptions(link),
       ...(headers && { headers }),
     });
     // Raw events, not the MessageStream helper, which accumulates the whole message.
     for await (const event of stream) {
       yield* mapper.handle(event);
     }
-    // The SDK ends the iteration quietly on an abort, and a stream may close without `message_stop`.
+    // The SDK ends the iteration quietly on an abort (a stream limit aborts too), and a stream may close without
+    // `message_stop`.
+    if (link.failure) {
+      yield* mapper.usageEvent();
+      yield { type: "finish", reason: "error", error: link.failure };
+      return;
+    }
     if (signal.aborted) {
       yield* mapper.usageEvent();
       yield { type: "finish", reason: "aborted", error: modelError("aborted", "The request was aborted.") };
       return;
     }
+    if (mapper.completed) yield* mapper.endOpenCalls();
     yield* mapper.usageEvent();
     if (!mapper.completed) {
       yield {
@@ -73,7 +88,7 @@ async function* streamOnce(ctx: FamilyCallContext): AsyncGenerator<AgentModelEve
       yield { type: "finish", reason: "error", error: modelError("invalid_request", error.message) };
       return;
     }
-    const classified = classifyAnthropicError(error, signal, sdk);
+    const classified = link.failure ?? classifyAnthropicError(error, signal, sdk);
     yield* mapper.usageEvent();
     yield { type: "finish", reason: classified.kind === "aborted" ? "aborted" : "error", error: classified };
   }

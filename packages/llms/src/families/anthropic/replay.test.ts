@@ -51,15 +51,17 @@ describe("anthropic replay of recorded streams", () => {
     expect(events.slice(-2)).toEqual([usage(12, 30), { type: "finish", reason: "stop" }]);
   });
 
-  it("text-then-tool-use.sse: text, then one call whose first fragment carries id and name", async () => {
+  it("text-then-tool-use.sse: text, then one call as a block: start, argument deltas, parsed end", async () => {
+    const id = "toolu_01NRLabsLyVHZPKxbKvkfSMn";
     expect(await replay("text-then-tool-use.sse")).toEqual([
       { type: "text-delta", text: "I" },
       { type: "text-delta", text: "'ll check the current weather in Paris for you." },
-      { type: "tool-call-delta", index: 1, toolCallId: "toolu_01NRLabsLyVHZPKxbKvkfSMn", toolName: "get_weather" },
-      { type: "tool-call-delta", index: 1, inputText: '{"locati' },
-      { type: "tool-call-delta", index: 1, inputText: 'on": "P' },
-      { type: "tool-call-delta", index: 1, inputText: "ar" },
-      { type: "tool-call-delta", index: 1, inputText: 'is"}' },
+      { type: "tool-call-start", id, name: "get_weather" },
+      { type: "tool-call-delta", id, text: '{"locati' },
+      { type: "tool-call-delta", id, text: 'on": "P' },
+      { type: "tool-call-delta", id, text: "ar" },
+      { type: "tool-call-delta", id, text: 'is"}' },
+      { type: "tool-call-end", id, input: { location: "Paris" } },
       usage(377, 65),
       { type: "finish", reason: "tool-calls" },
     ]);
@@ -67,9 +69,10 @@ describe("anthropic replay of recorded streams", () => {
 
   it("tool-use-no-args.chunks.jsonl: a call with only an empty fragment gets input {}", async () => {
     const events = await replay("tool-use-no-args.chunks.jsonl");
-    expect(events.filter((e) => e.type === "tool-call-delta")).toEqual([
-      { type: "tool-call-delta", index: 1, toolCallId: "toolu_01QE1WLsSVp5hy5Q3GmGTmjP", toolName: "updateIssueList" },
-      { type: "tool-call-delta", index: 1, input: {} },
+    const id = "toolu_01QE1WLsSVp5hy5Q3GmGTmjP";
+    expect(events.filter((e) => e.type.startsWith("tool-call"))).toEqual([
+      { type: "tool-call-start", id, name: "updateIssueList" },
+      { type: "tool-call-end", id, input: {} },
     ]);
     const message = assemble(events);
     expect(message.content).toEqual([
@@ -90,18 +93,24 @@ describe("anthropic replay of recorded streams", () => {
       },
       { type: "tool-call", toolCallId: "toolu_01EKqbqmZrGRXy18eN7m9kvY", toolName: "make_file", input: undefined },
     ]);
-    const fragments = events.filter((e) => e.type === "tool-call-delta");
-    expect(fragments[0]).toEqual({
-      type: "tool-call-delta",
-      index: 1,
-      toolCallId: "toolu_01EKqbqmZrGRXy18eN7m9kvY",
-      toolName: "make_file",
+    const id = "toolu_01EKqbqmZrGRXy18eN7m9kvY";
+    expect(events.find((e) => e.type === "tool-call-start")).toEqual({
+      type: "tool-call-start",
+      id,
+      name: "make_file",
     });
-    // No complete `input` is ever claimed for the half-written call: only the text fragments that arrived.
-    expect(fragments.some((e) => e.type === "tool-call-delta" && e.input !== undefined)).toBe(false);
-    const text = fragments.map((e) => (e.type === "tool-call-delta" ? (e.inputText ?? "") : "")).join("");
+    const text = events.map((e) => (e.type === "tool-call-delta" ? e.text : "")).join("");
     expect(text.startsWith('{"filename": "taxes.txt", "lines_of_text": [')).toBe(true);
-    expect(() => JSON.parse(text)).toThrow();
+    // No input is ever claimed for the half-written call: it ends with its raw text and why it cannot run.
+    const ends = events.filter((e) => e.type === "tool-call-end");
+    expect(ends).toEqual([
+      {
+        type: "tool-call-end",
+        id,
+        rawText: text,
+        error: "the response ended before the call's arguments were complete",
+      },
+    ]);
     expect(events.slice(-2)).toEqual([usage(450, 124), { type: "finish", reason: "max-tokens" }]);
   });
 

@@ -8,6 +8,7 @@ import type {
   TextPart,
   ToolResultPart,
 } from "@heddle/shared";
+import { HeddleError } from "@heddle/shared";
 import { ANTHROPIC } from "./stream.js";
 
 /** Default `max_tokens` (required by the API) when neither the options nor the catalog give one. */
@@ -29,8 +30,12 @@ type VendorMessage = { role: "user" | "assistant"; content: Block[] };
 export type AnthropicBody = { [key: string]: unknown };
 
 /** A request the converter cannot express for the Messages API. */
-export class AnthropicRequestError extends Error {
+/** A request this family cannot send (code `invalid_request`); reported as a `finish` with an `invalid_request` error. */
+export class AnthropicRequestError extends HeddleError {
   override readonly name = "AnthropicRequestError";
+  constructor(message: string) {
+    super("invalid_request", message);
+  }
 }
 
 /** Converts a neutral request to a Messages API body. Throws `AnthropicRequestError` on a request it cannot send. */

@@ -1,4 +1,5 @@
 import type { AgentModelEvent, AgentUsage, FinishReason } from "@heddle/shared";
+import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
 
 /** The metadata key every Anthropic-bound value is stored under. */
 export const ANTHROPIC = "anthropic";
@@ -7,7 +8,7 @@ export const ANTHROPIC = "anthropic";
 type BlockState =
   | { kind: "text" }
   | { kind: "thinking" }
-  | { kind: "tool"; jsonText: string; startInput: unknown; closed: boolean }
+  | { kind: "tool"; sawText: boolean; startInput: unknown; closed: boolean }
   | { kind: "ignored" };
 
 /** The raw stream event fields we read; everything else is ignored, so new vendor fields never break us. */
@@ -60,6 +61,7 @@ const STOP_REASONS: Record<string, FinishReason> = {
  */
 export class AnthropicStreamMapper {
   private readonly blocks = new Map<number, BlockState>();
+  private readonly calls = new ToolCallAccumulator();
   private readonly usage: RawUsage = {};
   private sawMessageStart = false;
   private stopReason: string | null = null;
@@ -154,16 +156,10 @@ export class AnthropicStreamMapper {
           },
         ];
       case "tool_use": {
-        this.blocks.set(index, { kind: "tool", jsonText: "", startInput: block.input, closed: false });
-        return [
-          {
-            type: "tool-call-delta",
-            index,
-            // The API always names its tool_use blocks; the fallback only guards a malformed stream.
-            toolCallId: block.id || `toolu_heddle_${index}_${Date.now().toString(36)}`,
-            toolName: block.name ?? "",
-          },
-        ];
+        this.blocks.set(index, { kind: "tool", sawText: false, startInput: block.input, closed: false });
+        const out: AgentModelEvent[] = [];
+        this.calls.start(index, block.id, block.name ?? "", out);
+        return out;
       }
       default:
         // server_tool_use, web_search_tool_result and newer block types run on Anthropic's side: not ours to map.
@@ -192,10 +188,13 @@ export class AnthropicStreamMapper {
             metadata: { [ANTHROPIC]: { signature: delta.signature } },
           },
         ];
-      case "input_json_delta":
+      case "input_json_delta": {
         if (block.kind !== "tool" || !delta.partial_json) return [];
-        block.jsonText += delta.partial_json;
-        return [{ type: "tool-call-delta", index, inputText: delta.partial_json }];
+        if (delta.partial_json.trim() !== "") block.sawText = true;
+        const out: AgentModelEvent[] = [];
+        this.calls.append(index, delta.partial_json, out);
+        return out;
+      }
       default:
         // citations_delta and newer delta types.
         return [];
@@ -206,10 +205,20 @@ export class AnthropicStreamMapper {
     const block = index === undefined ? undefined : this.blocks.get(index);
     if (block?.kind !== "tool") return [];
     block.closed = true;
-    if (block.jsonText.trim() !== "") return [];
     // A tool without arguments streams one empty fragment: its input is the start block's `{}`.
-    const input = isPlainObject(block.startInput) ? block.startInput : {};
-    return [{ type: "tool-call-delta", index, input }];
+    if (!block.sawText) this.calls.setInput(index as number, isPlainObject(block.startInput) ? block.startInput : {});
+    const out: AgentModelEvent[] = [];
+    this.calls.end(index as number, out);
+    return out;
+  }
+
+  /** Ends the calls a cut response left open: their arguments are incomplete, so they end as errors. */
+  endOpenCalls(): AgentModelEvent[] {
+    const out: AgentModelEvent[] = [];
+    for (const [index, block] of this.blocks)
+      if (block.kind === "tool" && !block.closed)
+        this.calls.fail(index, "the response ended before the call's arguments were complete", out);
+    return out;
   }
 }
 

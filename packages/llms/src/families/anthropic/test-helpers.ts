@@ -70,11 +70,11 @@ export interface Assembled {
 /**
  * Folds events as the loop does: text deltas join the current text part; reasoning deltas join the current
  * reasoning part until it is signed or redacted (Anthropic blocks end with their signature; a redacted delta is
- * a whole block); tool-call fragments are keyed by index, and a complete `input` wins over the text.
+ * a whole block); tool calls are blocks keyed by id, each started once and ended once before a clean finish.
  */
 export function assemble(events: readonly AgentModelEvent[]): Assembled {
   const content: ContentPart[] = [];
-  const calls = new Map<number, { part: ToolCallPart; text: string; input?: unknown }>();
+  const calls = new Map<string, { part: ToolCallPart; text: string; ended?: boolean }>();
   let usage: Partial<AgentUsage> | undefined;
   let finish: FinishEvent | undefined;
   for (const event of events) {
@@ -102,22 +102,26 @@ export function assemble(events: readonly AgentModelEvent[]): Assembled {
         }
         break;
       }
+      case "tool-call-start": {
+        if (calls.has(event.id)) throw new Error(`tool call ${event.id} started twice`);
+        const part: ToolCallPart = { type: "tool-call", toolCallId: event.id, toolName: event.name, input: undefined };
+        content.push(part);
+        calls.set(event.id, { part, text: "" });
+        break;
+      }
       case "tool-call-delta": {
-        const index = event.index ?? -1;
-        if (event.toolCallId) {
-          const part: ToolCallPart = {
-            type: "tool-call",
-            toolCallId: event.toolCallId,
-            toolName: event.toolName ?? "",
-            input: undefined,
-          };
-          content.push(part);
-          calls.set(index, { part, text: "" });
-        }
-        const call = calls.get(index);
-        if (!call) throw new Error(`tool-call fragment for unknown index ${index}`);
-        if (event.inputText) call.text += event.inputText;
-        if (event.input !== undefined) call.input = event.input;
+        const call = calls.get(event.id);
+        if (!call) throw new Error(`tool-call fragment for unknown call ${event.id}`);
+        call.text += event.text;
+        break;
+      }
+      case "tool-call-end": {
+        const call = calls.get(event.id);
+        if (!call) throw new Error(`tool-call end for unknown call ${event.id}`);
+        if (call.ended) throw new Error(`tool call ${event.id} ended twice`);
+        call.ended = true;
+        // A call whose arguments did not parse (cut at max-tokens) never runs; its input stays unset.
+        if (event.error === undefined) call.part.input = event.input;
         break;
       }
       case "usage":
@@ -132,16 +136,9 @@ export function assemble(events: readonly AgentModelEvent[]): Assembled {
   }
   if (!finish) throw new Error("no finish event");
   if (events[events.length - 1] !== finish) throw new Error("finish is not the last event");
-  for (const call of calls.values()) {
-    if (call.input !== undefined) call.part.input = call.input;
-    else {
-      try {
-        call.part.input = JSON.parse(call.text || "{}");
-      } catch {
-        // A call cut mid-arguments (max-tokens): the loop never runs it; keep the input unset.
-      }
-    }
-  }
+  for (const call of calls.values())
+    if (!call.ended && finish.reason !== "error" && finish.reason !== "aborted")
+      throw new Error(`tool call ${call.part.toolCallId} never ended before ${finish.reason}`);
   return { content, usage, finish, inputTexts: [...calls.values()].map((call) => call.text) };
 }
 

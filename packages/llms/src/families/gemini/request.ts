@@ -7,6 +7,7 @@ import type {
   ToolChoice,
   ToolResultPart,
 } from "@heddle/shared";
+import { HeddleError } from "@heddle/shared";
 
 /** Where this family keeps its vendor-bound data in `providerMetadata` and event `metadata`. */
 export const GEMINI_KEY = "gemini";
@@ -18,8 +19,12 @@ export const GEMINI_KEY = "gemini";
 export const FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator";
 
 /** A request that cannot be expressed for Gemini; reported as `invalid_request` without a network call. */
-export class GeminiRequestError extends Error {
-  override name = "GeminiRequestError";
+/** A request this family cannot send (code `invalid_request`); reported as a `finish` with an `invalid_request` error. */
+export class GeminiRequestError extends HeddleError {
+  override readonly name = "GeminiRequestError";
+  constructor(message: string) {
+    super("invalid_request", message);
+  }
 }
 
 /** What `generateContentStream` needs besides the model id and the abort signal. */

@@ -32,9 +32,11 @@ function usage(inputTokens: number, outputTokens: number, reasoningTokens = 0, c
   } as const;
 }
 
-function expectInventedId(event: AgentModelEvent | undefined): void {
-  expect(event?.type).toBe("tool-call-delta");
-  expect((event as { toolCallId?: string }).toolCallId).toMatch(/^call_[0-9a-z]{16}$/);
+function expectInventedId(event: AgentModelEvent | undefined): string {
+  expect(event?.type).toBe("tool-call-start");
+  const id = (event as { id: string }).id;
+  expect(id).toMatch(/^call_[0-9a-z]{16}$/);
+  return id;
 }
 
 describe("gemini family: recorded streams", () => {
@@ -92,37 +94,29 @@ describe("gemini family: recorded streams", () => {
   it("thought-parts-function-call: thought, then a whole call with an invented id and its signature", async () => {
     const events = await replay("thought-parts-function-call.i0.sse");
     const [signature] = fixtureSignatures("thought-parts-function-call.i0.sse");
-    expect(events).toHaveLength(4);
+    expect(events).toHaveLength(5);
     expect(events[0]).toMatchObject({
       type: "reasoning-delta",
       text: expect.stringMatching(/^\*\*Determining the Weather Inquiry\*\*/),
       metadata: { gemini: { thought: true } },
     });
-    expectInventedId(events[1]);
-    expect(events[1]).toEqual({
-      type: "tool-call-delta",
-      index: 0,
-      toolCallId: (events[1] as { toolCallId: string }).toolCallId,
-      toolName: "weather",
-      input: { location: "Florence, Italy" },
-      metadata: { gemini: { thoughtSignature: signature } },
-    });
-    expect(events.slice(2)).toEqual([usage(54, 14 + 62, 62), { type: "finish", reason: "tool-calls" }]);
+    const id = expectInventedId(events[1]);
+    expect(events.slice(1)).toEqual([
+      { type: "tool-call-start", id, name: "weather", metadata: { gemini: { thoughtSignature: signature } } },
+      { type: "tool-call-end", id, input: { location: "Florence, Italy" } },
+      usage(54, 14 + 62, 62),
+      { type: "finish", reason: "tool-calls" },
+    ]);
   });
 
   it("parallel calls in one chunk: two calls, distinct invented ids, the signature only on the first", async () => {
     const events = stableIds(await replay("parallel-function-calls-same-chunk.i0.sse"));
     const [signature] = fixtureSignatures("parallel-function-calls-same-chunk.i0.sse");
     expect(events).toEqual([
-      {
-        type: "tool-call-delta",
-        index: 0,
-        toolCallId: "invented_0",
-        toolName: "add",
-        input: { b: 3, a: 2 },
-        metadata: { gemini: { thoughtSignature: signature } },
-      },
-      { type: "tool-call-delta", index: 1, toolCallId: "invented_1", toolName: "multiply", input: { a: 2, b: 3 } },
+      { type: "tool-call-start", id: "invented_0", name: "add", metadata: { gemini: { thoughtSignature: signature } } },
+      { type: "tool-call-end", id: "invented_0", input: { b: 3, a: 2 } },
+      { type: "tool-call-start", id: "invented_1", name: "multiply" },
+      { type: "tool-call-end", id: "invented_1", input: { a: 2, b: 3 } },
       usage(121, 36 + 38, 38),
       { type: "finish", reason: "tool-calls" },
     ]);
@@ -131,15 +125,10 @@ describe("gemini family: recorded streams", () => {
   it("parallel calls with Gemini 3 ids: the vendor ids are kept; the trailing empty part adds nothing", async () => {
     const [signature] = fixtureSignatures("parallel-function-calls-with-ids.i0.sse");
     expect(await replay("parallel-function-calls-with-ids.i0.sse", "gemini-3.1-pro-preview")).toEqual([
-      {
-        type: "tool-call-delta",
-        index: 0,
-        toolCallId: "8hd01vsf",
-        toolName: "add",
-        input: { a: 2, b: 3 },
-        metadata: { gemini: { thoughtSignature: signature } },
-      },
-      { type: "tool-call-delta", index: 1, toolCallId: "k0srpqrc", toolName: "multiply", input: { b: 3, a: 2 } },
+      { type: "tool-call-start", id: "8hd01vsf", name: "add", metadata: { gemini: { thoughtSignature: signature } } },
+      { type: "tool-call-end", id: "8hd01vsf", input: { a: 2, b: 3 } },
+      { type: "tool-call-start", id: "k0srpqrc", name: "multiply" },
+      { type: "tool-call-end", id: "k0srpqrc", input: { b: 3, a: 2 } },
       usage(157, 32 + 438, 438),
       { type: "finish", reason: "tool-calls" },
     ]);
@@ -176,14 +165,13 @@ describe("gemini family: recorded streams", () => {
   it("function-call-gemini3: a call without id gets one; the finish arrives on a later empty chunk", async () => {
     const events = await replay("function-call-gemini3.chunks.jsonl", "gemini-3-pro-preview");
     const [signature] = fixtureSignatures("function-call-gemini3.chunks.jsonl");
-    expectInventedId(events[0]);
-    expect(events[0]).toMatchObject({
-      index: 0,
-      toolName: "weather",
-      input: { location: "San Francisco" },
-      metadata: { gemini: { thoughtSignature: signature } },
-    });
-    expect(events.slice(1)).toEqual([usage(29, 15 + 804, 804), { type: "finish", reason: "tool-calls" }]);
+    const id = expectInventedId(events[0]);
+    expect(events).toEqual([
+      { type: "tool-call-start", id, name: "weather", metadata: { gemini: { thoughtSignature: signature } } },
+      { type: "tool-call-end", id, input: { location: "San Francisco" } },
+      usage(29, 15 + 804, 804),
+      { type: "finish", reason: "tool-calls" },
+    ]);
   });
 
   it("max-tokens.replay.json: MAX_TOKENS finishes max-tokens", async () => {
@@ -198,15 +186,14 @@ describe("gemini family: recorded streams", () => {
     const [signature] = fixtureSignatures("vertex-streamed-function-call-args.chunks.jsonl");
     expect(events).toEqual([
       {
-        type: "tool-call-delta",
-        index: 0,
-        toolCallId: "invented_0",
-        toolName: "getWeather",
+        type: "tool-call-start",
+        id: "invented_0",
+        name: "getWeather",
         metadata: { gemini: { thoughtSignature: signature } },
       },
-      { type: "tool-call-delta", index: 0, input: { location: "Boston" } },
-      { type: "tool-call-delta", index: 1, toolCallId: "invented_1", toolName: "getWeather" },
-      { type: "tool-call-delta", index: 1, input: { location: "San Francisco" } },
+      { type: "tool-call-end", id: "invented_0", input: { location: "Boston" } },
+      { type: "tool-call-start", id: "invented_1", name: "getWeather" },
+      { type: "tool-call-end", id: "invented_1", input: { location: "San Francisco" } },
       usage(26, 23 + 132, 132),
       { type: "finish", reason: "tool-calls" },
     ]);
@@ -214,15 +201,21 @@ describe("gemini family: recorded streams", () => {
 
   it("vertex partialArgs in parallel after a whole no-argument call", async () => {
     const events = stableIds(await replay("vertex-streamed-function-call-args-parallel.chunks.jsonl"));
-    const calls = events.filter((event) => event.type === "tool-call-delta");
-    expect(calls.map((call) => [call.index, call.toolName, call.input])).toEqual([
-      [0, "read_theme", {}],
-      [1, "read_screen", undefined],
-      [1, undefined, { id: "A" }],
-      [2, "read_screen", undefined],
-      [2, undefined, { id: "B" }],
-      [3, "read_screen", undefined],
-      [3, undefined, { id: "C" }],
+    const calls = events.filter((event) => event.type.startsWith("tool-call"));
+    expect(calls).toEqual([
+      {
+        type: "tool-call-start",
+        id: "invented_0",
+        name: "read_theme",
+        metadata: { gemini: { thoughtSignature: expect.any(String) } },
+      },
+      { type: "tool-call-end", id: "invented_0", input: {} },
+      { type: "tool-call-start", id: "invented_1", name: "read_screen" },
+      { type: "tool-call-end", id: "invented_1", input: { id: "A" } },
+      { type: "tool-call-start", id: "invented_2", name: "read_screen" },
+      { type: "tool-call-end", id: "invented_2", input: { id: "B" } },
+      { type: "tool-call-start", id: "invented_3", name: "read_screen" },
+      { type: "tool-call-end", id: "invented_3", input: { id: "C" } },
     ]);
     expect(events[0]).toMatchObject({ type: "reasoning-delta", metadata: { gemini: { thought: true } } });
     expect(events.slice(-2)).toEqual([usage(249, 58 + 183, 183), { type: "finish", reason: "tool-calls" }]);

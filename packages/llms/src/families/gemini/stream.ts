@@ -1,6 +1,6 @@
 import type { AgentModelEvent, AgentUsage, FinishEvent, ModelError } from "@heddle/shared";
-import { createId } from "@heddle/shared";
 import { modelError } from "../../errors.js";
+import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
 import { GEMINI_KEY } from "./request.js";
 
 /** The fields of a streamed `GenerateContentResponse` this family reads; everything else is ignored. */
@@ -57,7 +57,7 @@ const BAD_CALL = new Set(["MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TO
 
 /** A Vertex `partialArgs` call being assembled from JSON-path fragments. */
 interface OpenCall {
-  index: number;
+  key: number;
   args: Record<string, unknown>;
 }
 
@@ -72,6 +72,7 @@ export class GeminiStreamConverter {
   private blockReason: string | undefined;
   private callCount = 0;
   private openCall: OpenCall | undefined;
+  private readonly calls = new ToolCallAccumulator();
 
   push(chunk: GeminiChunk): AgentModelEvent[] {
     const events: AgentModelEvent[] = [];
@@ -115,25 +116,19 @@ export class GeminiStreamConverter {
   }
 
   private functionCall(call: NonNullable<GeminiPart["functionCall"]>, signature: string, events: AgentModelEvent[]) {
-    const metadata = signature ? { metadata: { [GEMINI_KEY]: { thoughtSignature: signature } } } : {};
+    const metadata = signature ? { [GEMINI_KEY]: { thoughtSignature: signature } } : undefined;
     if (call.name) {
       this.closeOpenCall(events);
-      const index = this.callCount++;
-      const toolCallId = call.id || createId("call");
+      const key = this.callCount++;
+      // Gemini often gives no id: the accumulator invents a unique one.
+      this.calls.start(key, call.id, call.name, events, metadata);
       if (call.willContinue && !call.args) {
         // Vertex streams the arguments in the chunks that follow (`partialArgs`), ended by an empty call.
-        this.openCall = { index, args: {} };
-        events.push({ type: "tool-call-delta", index, toolCallId, toolName: call.name, ...metadata });
+        this.openCall = { key, args: {} };
         return;
       }
-      events.push({
-        type: "tool-call-delta",
-        index,
-        toolCallId,
-        toolName: call.name,
-        input: call.args ?? {},
-        ...metadata,
-      });
+      this.calls.setInput(key, call.args ?? {});
+      this.calls.end(key, events);
       return;
     }
     if (!this.openCall) return;
@@ -143,7 +138,8 @@ export class GeminiStreamConverter {
 
   private closeOpenCall(events: AgentModelEvent[]): void {
     if (!this.openCall) return;
-    events.push({ type: "tool-call-delta", index: this.openCall.index, input: this.openCall.args });
+    this.calls.setInput(this.openCall.key, this.openCall.args);
+    this.calls.end(this.openCall.key, events);
     this.openCall = undefined;
   }
 
@@ -166,8 +162,11 @@ export class GeminiStreamConverter {
   end(): AgentModelEvent[] {
     const events: AgentModelEvent[] = [];
     const cut = this.finishReason === "MAX_TOKENS";
-    // A Vertex call still open at MAX_TOKENS is half-written: it is not reported as complete.
-    if (!cut) this.closeOpenCall(events);
+    // A Vertex call still open at MAX_TOKENS is half-written: it ends as unreadable, never as complete.
+    if (cut && this.openCall) {
+      this.calls.fail(this.openCall.key, "the response ended before the call's arguments were complete", events);
+      this.openCall = undefined;
+    } else this.closeOpenCall(events);
     events.push(this.usageEvent(), this.finishEvent());
     return events;
   }

@@ -72,7 +72,7 @@ export async function collect(
  */
 export function assistantFromEvents(events: AgentModelEvent[]): AgentMessage {
   const content: ContentPart[] = [];
-  const calls = new Map<number, ToolCallPart & { inputText?: string }>();
+  const calls = new Map<string, ToolCallPart>();
   for (const event of events) {
     const last = content[content.length - 1];
     if (event.type === "text-delta") {
@@ -91,16 +91,14 @@ export function assistantFromEvents(events: AgentModelEvent[]): AgentMessage {
           ...(event.metadata ? { providerMetadata: event.metadata } : {}),
         });
       }
-    } else if (event.type === "tool-call-delta") {
-      const index = event.index ?? calls.size;
-      let call = calls.get(index);
-      if (!call) {
-        call = { type: "tool-call", toolCallId: event.toolCallId!, toolName: event.toolName!, input: {} };
-        calls.set(index, call);
-        content.push(call);
-      }
-      if (event.input !== undefined) call.input = event.input;
+    } else if (event.type === "tool-call-start") {
+      const call: ToolCallPart = { type: "tool-call", toolCallId: event.id, toolName: event.name, input: {} };
       if (event.metadata) call.providerMetadata = event.metadata;
+      calls.set(event.id, call);
+      content.push(call);
+    } else if (event.type === "tool-call-end") {
+      const call = calls.get(event.id);
+      if (call && event.error === undefined) call.input = event.input;
     }
   }
   return { id: "a_1", role: "assistant", content, createdAt: 0, model: { provider: "google", id: "gemini" } };
@@ -121,11 +119,16 @@ export function seededRandom(seed: number): () => number {
 /** Replaces invented tool-call ids (which differ per run) so event lists can be compared. */
 export function stableIds(events: AgentModelEvent[]): AgentModelEvent[] {
   const ids = new Map<string, string>();
-  return events.map((event) => {
-    if (event.type !== "tool-call-delta" || !event.toolCallId?.startsWith("call_")) return event;
-    if (!ids.has(event.toolCallId)) ids.set(event.toolCallId, `invented_${ids.size}`);
-    return { ...event, toolCallId: ids.get(event.toolCallId)! };
-  });
+  const stable = (id: string) => {
+    if (!id.startsWith("call_")) return id;
+    if (!ids.has(id)) ids.set(id, `invented_${ids.size}`);
+    return ids.get(id)!;
+  };
+  return events.map((event) =>
+    event.type === "tool-call-start" || event.type === "tool-call-delta" || event.type === "tool-call-end"
+      ? { ...event, id: stable(event.id) }
+      : event,
+  );
 }
 
 /** Every `thoughtSignature` value in a fixture, in order (compared verbatim against what the family emits). */

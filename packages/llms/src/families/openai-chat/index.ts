@@ -1,8 +1,10 @@
 import type { AgentModelEvent } from "@heddle/shared";
+import { CallLink } from "../../call-link.js";
 import { modelError } from "../../errors.js";
+import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
 import { mapStream } from "../../map-stream.js";
 import type { FamilyCallContext, WireFamily } from "../../types.js";
-import { classifyOpenAIError } from "./errors.js";
+import { classifyOpenAIError, loadOpenAI } from "../openai-shared/errors.js";
 import { toChatRequest } from "./request.js";
 import { type ChatChunk, ChatStreamMapper } from "./stream.js";
 
@@ -12,7 +14,6 @@ export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 type OpenAIModule = typeof import("openai");
 type OpenAIClient = InstanceType<OpenAIModule["OpenAI"]>;
 
-let modulePromise: Promise<OpenAIModule> | undefined;
 // One client per key/URL/headers: building a client per request costs more than the request's own parsing.
 const clients = new Map<string, OpenAIClient>();
 const MAX_CLIENTS = 32;
@@ -23,8 +24,7 @@ let last: { apiKey?: string; baseUrl?: string; headers?: Record<string, string>;
 async function clientFor(ctx: FamilyCallContext): Promise<OpenAIClient> {
   if (last && last.apiKey === ctx.apiKey && last.baseUrl === ctx.baseUrl && last.headers === ctx.headers)
     return last.client;
-  modulePromise ??= import("openai");
-  const { OpenAI } = await modulePromise;
+  const { OpenAI } = await loadOpenAI();
   // Local servers take any key; the client refuses to start without one.
   const apiKey = ctx.apiKey ?? "not-needed";
   const baseURL = ctx.baseUrl ?? OPENAI_BASE_URL;
@@ -35,6 +35,7 @@ async function clientFor(ctx: FamilyCallContext): Promise<OpenAIClient> {
       apiKey,
       baseURL,
       maxRetries: 0,
+      fetch: guardedFetch,
       dangerouslyAllowBrowser: true,
       ...(ctx.headers && { defaultHeaders: ctx.headers }),
     });
@@ -52,32 +53,33 @@ async function clientFor(ctx: FamilyCallContext): Promise<OpenAIClient> {
 
 function streamOnce(ctx: FamilyCallContext): AsyncIterable<AgentModelEvent> {
   const mapper = new ChatStreamMapper();
-  // The client adds an abort listener to the signal it is given and never removes it; a caller's signal reused
-  // for every turn would collect one per call. The client gets a per-call signal instead, linked in `open` and
-  // unlinked in `close`.
-  const call = new AbortController();
-  const forward = () => call.abort(ctx.signal.reason);
+  // The client gets a per-call signal (it never removes the abort listener it adds), linked in `open` and unlinked
+  // in `close`, which also carries the idle timeout and the size cap.
+  let link: CallLink | undefined;
   return mapStream<ChatChunk, AgentModelEvent>({
     async open() {
-      if (ctx.signal.aborted) call.abort(ctx.signal.reason);
-      else ctx.signal.addEventListener("abort", forward, { once: true });
+      link = new CallLink(ctx.signal, ctx.limits);
       const client = await clientFor(ctx);
       const body = toChatRequest(ctx.modelId, ctx.request);
       const headers = ctx.request.options?.headers;
+      link.start();
       const stream = await client.chat.completions.create(body as never, {
-        signal: call.signal,
+        signal: link.signal,
+        fetchOptions: linkedFetchOptions(link),
         ...(headers && { headers }),
       });
       return stream as unknown as AsyncIterable<ChatChunk>;
     },
     chunk: (chunk, out) => mapper.handle(chunk, out),
     end(out) {
-      // The client ends iteration quietly when the signal aborts mid-stream.
-      if (ctx.signal.aborted) {
+      // The client ends iteration quietly when the signal aborts mid-stream (a stream limit aborts it too).
+      if (link?.failure || ctx.signal.aborted) {
         if (mapper.usage) out.push({ type: "usage", usage: mapper.usage });
-        out.push({ type: "finish", reason: "aborted", error: modelError("aborted", "The request was aborted.") });
+        const error = link?.failure ?? modelError("aborted", "The request was aborted.");
+        out.push({ type: "finish", reason: link?.failure ? "error" : "aborted", error });
         return;
       }
+      mapper.endCalls(out);
       out.push({ type: "usage", usage: mapper.usage ?? {} });
       const reason = mapper.reason();
       if (reason === undefined) {
@@ -89,10 +91,10 @@ function streamOnce(ctx: FamilyCallContext): AsyncIterable<AgentModelEvent> {
     },
     fail(error, out) {
       if (mapper.usage) out.push({ type: "usage", usage: mapper.usage });
-      const classified = classifyOpenAIError(error, ctx.signal);
+      const classified = link?.failure ?? classifyOpenAIError(error, ctx.signal);
       out.push({ type: "finish", reason: classified.kind === "aborted" ? "aborted" : "error", error: classified });
     },
-    close: () => ctx.signal.removeEventListener("abort", forward),
+    close: () => link?.close(),
   });
 }
 

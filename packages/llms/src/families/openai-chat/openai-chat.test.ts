@@ -145,17 +145,19 @@ describe("openai-chat: recorded streams through the real openai client", () => {
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
-  it("emits a call's id and name on its first fragment and only its index afterwards", async () => {
+  it("emits a call as one block: start with id and name, the fragments by id, then the parsed input", async () => {
     const events = await run({ sse: readFixture("openai-chat", "parallel-and-long-args.i2.sse") });
-    const fragments = events.filter((event) => event.type === "tool-call-delta");
-    expect(fragments[0]).toMatchObject({
-      index: 0,
-      toolCallId: "call_CCGIWaMeYWmxOQ91orkmTvzn",
-      toolName: "final_result",
-    });
+    const id = "call_CCGIWaMeYWmxOQ91orkmTvzn";
+    const calls = events.filter((event) => event.type.startsWith("tool-call"));
+    expect(calls[0]).toEqual({ type: "tool-call-start", id, name: "final_result" });
+    const fragments = calls.slice(1, -1);
     expect(fragments.length).toBeGreaterThan(40);
-    for (const fragment of fragments.slice(1))
-      expect(Object.keys(fragment).sort()).toEqual(["index", "inputText", "type"]);
+    for (const fragment of fragments) {
+      expect(Object.keys(fragment).sort()).toEqual(["id", "text", "type"]);
+      expect(fragment).toMatchObject({ type: "tool-call-delta", id });
+    }
+    const text = fragments.map((fragment) => (fragment as { text: string }).text).join("");
+    expect(calls.at(-1)).toEqual({ type: "tool-call-end", id, input: JSON.parse(text) });
   });
 });
 

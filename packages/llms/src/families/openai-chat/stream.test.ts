@@ -63,15 +63,35 @@ describe("openai-chat stream mapping", () => {
   });
 
   it("invents an id when a server sends none and keys fragments without index by id", () => {
-    const { out } = map([
+    const { out, mapper } = map([
       delta({ tool_calls: [{ function: { name: "a", arguments: "{}" } }] }),
-      delta({ tool_calls: [{ id: "second", function: { name: "b", arguments: "{" } }] }),
-      delta({ tool_calls: [{ function: { arguments: "}" } }] }),
+      delta({ tool_calls: [{ id: "second", function: { name: "b", arguments: '{"x":' } }] }),
+      delta({ tool_calls: [{ function: { arguments: "1}" } }] }),
     ]);
-    expect(out[0]).toMatchObject({ type: "tool-call-delta", index: 0, toolName: "a", inputText: "{}" });
-    expect((out[0] as { toolCallId: string }).toolCallId).toMatch(/^call_[a-z0-9]+$/);
-    expect(out[1]).toMatchObject({ index: 1, toolCallId: "second", toolName: "b", inputText: "{" });
-    expect(out[2]).toEqual({ type: "tool-call-delta", index: 1, inputText: "}" });
+    mapper.endCalls(out);
+    const first = (out[0] as { id: string }).id;
+    expect(first).toMatch(/^call_[a-z0-9]+$/);
+    expect(out).toEqual([
+      { type: "tool-call-start", id: first, name: "a" },
+      { type: "tool-call-delta", id: first, text: "{}" },
+      { type: "tool-call-start", id: "second", name: "b" },
+      { type: "tool-call-delta", id: "second", text: '{"x":' },
+      { type: "tool-call-delta", id: "second", text: "1}" },
+      { type: "tool-call-end", id: first, input: {} },
+      { type: "tool-call-end", id: "second", input: { x: 1 } },
+    ]);
+  });
+
+  it("starts a new call when a known index comes with another id (servers that number every call 0)", () => {
+    const { out, mapper } = map([
+      delta({ tool_calls: [{ index: 0, id: "one", function: { name: "a", arguments: '{"n":1}' } }] }),
+      delta({ tool_calls: [{ index: 0, id: "two", function: { name: "a", arguments: '{"n":2}' } }] }),
+    ]);
+    mapper.endCalls(out);
+    expect(out.filter((event) => event.type === "tool-call-end")).toEqual([
+      { type: "tool-call-end", id: "one", input: { n: 1 } },
+      { type: "tool-call-end", id: "two", input: { n: 2 } },
+    ]);
   });
 
   it("ignores unknown fields and empty choices", () => {
@@ -80,6 +100,6 @@ describe("openai-chat stream mapping", () => {
       delta({ content: "", audio: {} }),
     ]);
     expect(out).toEqual([]);
-    expect(mapper.produced).toBe(false);
+    expect(mapper.reason()).toBeUndefined();
   });
 });

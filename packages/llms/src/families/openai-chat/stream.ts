@@ -1,5 +1,6 @@
 import type { AgentModelEvent, AgentUsage, FinishReason } from "@heddle/shared";
-import { createId } from "@heddle/shared";
+import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
+import { openAIUsage } from "../openai-shared/errors.js";
 
 /** One fragment of a streamed tool call. */
 export interface ChatToolCallFragment {
@@ -33,15 +34,13 @@ export interface ChatChunk {
 
 /** Usage as Heddle counts it: `prompt_tokens` includes cached tokens, which are billed apart. */
 export function chatUsage(usage: NonNullable<ChatChunk["usage"]>): Partial<AgentUsage> {
-  const cacheRead = usage.prompt_tokens_details?.cached_tokens ?? 0;
-  const cacheWrite = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
-  return {
-    inputTokens: Math.max(0, (usage.prompt_tokens ?? 0) - cacheRead - cacheWrite),
-    outputTokens: usage.completion_tokens ?? 0,
-    cacheReadTokens: cacheRead,
-    cacheWriteTokens: cacheWrite,
-    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
-  };
+  return openAIUsage({
+    prompt: usage.prompt_tokens,
+    completion: usage.completion_tokens,
+    cached: usage.prompt_tokens_details?.cached_tokens,
+    cacheWrite: usage.prompt_tokens_details?.cache_write_tokens,
+    reasoning: usage.completion_tokens_details?.reasoning_tokens,
+  });
 }
 
 /**
@@ -51,10 +50,12 @@ export function chatUsage(usage: NonNullable<ChatChunk["usage"]>): Partial<Agent
 export class ChatStreamMapper {
   usage: Partial<AgentUsage> | undefined;
   finishReason: string | undefined;
-  /** True once any text, reasoning or tool call was produced. */
-  produced = false;
   private refused = false;
-  private readonly calls = new Map<number, { id: string; name: string }>();
+  private readonly calls = new ToolCallAccumulator();
+  /** The open call at each vendor index (its accumulator key and vendor id). */
+  private readonly byIndex = new Map<number, { key: number; id: string | undefined }>();
+  private started = 0;
+  private lastIndex = 0;
 
   handle(chunk: ChatChunk, out: AgentModelEvent[]): void {
     if (chunk.usage) this.usage = chatUsage(chunk.usage);
@@ -64,17 +65,14 @@ export class ChatStreamMapper {
     if (delta) {
       const reasoning = delta.reasoning_content ?? delta.reasoning;
       if (typeof reasoning === "string" && reasoning) {
-        this.produced = true;
         out.push({ type: "reasoning-delta", text: reasoning });
       }
       if (typeof delta.content === "string" && delta.content) {
-        this.produced = true;
         out.push({ type: "text-delta", text: delta.content });
       }
       if (typeof delta.refusal === "string" && delta.refusal) {
         // A refusal ends with finish_reason "stop": only its text tells it apart.
         this.refused = true;
-        this.produced = true;
         out.push({ type: "text-delta", text: delta.refusal });
       }
       if (delta.tool_calls) {
@@ -87,28 +85,32 @@ export class ChatStreamMapper {
 
   private toolCall(fragment: ChatToolCallFragment, position: number, out: AgentModelEvent[]): void {
     const index = typeof fragment.index === "number" ? fragment.index : this.indexWithout(fragment, position);
-    const args = fragment.function?.arguments ?? "";
-    const known = this.calls.get(index);
-    if (!known) {
-      const id = fragment.id || createId("call");
-      const name = fragment.function?.name ?? "";
-      this.calls.set(index, { id, name });
-      this.produced = true;
-      out.push({ type: "tool-call-delta", index, toolCallId: id, toolName: name, ...(args && { inputText: args }) });
-      return;
+    this.lastIndex = index;
+    let call = this.byIndex.get(index);
+    // A known index with another id is a new call (servers that number every call 0).
+    if (!call || (fragment.id && call.id && fragment.id !== call.id)) {
+      call = { key: this.started++, id: fragment.id || undefined };
+      this.byIndex.set(index, call);
+      this.calls.start(call.key, fragment.id, fragment.function?.name ?? "", out);
     }
-    if (args) out.push({ type: "tool-call-delta", index, inputText: args });
+    const args = fragment.function?.arguments;
+    if (args) this.calls.append(call.key, args, out);
   }
 
   // Some compatible servers leave out `index`: a new id (or a new position in one chunk) starts a call, a
   // fragment with neither continues the last one.
   private indexWithout(fragment: ChatToolCallFragment, position: number): number {
     if (fragment.id) {
-      for (const [index, call] of this.calls) if (call.id === fragment.id) return index;
-      return this.calls.size;
+      for (const [index, call] of this.byIndex) if (call.id === fragment.id) return index;
+      return this.started;
     }
-    if (position > 0 || this.calls.size === 0) return this.calls.size;
-    return this.calls.size - 1;
+    if (position > 0 || this.started === 0) return this.started;
+    return this.lastIndex;
+  }
+
+  /** Ends the calls still open: the response is over. */
+  endCalls(out: AgentModelEvent[]): void {
+    this.calls.endAll(out);
   }
 
   /** The finish reason, or undefined when the stream ended without one (a cut the client did not notice). */
@@ -126,7 +128,7 @@ export class ChatStreamMapper {
       default:
         if (this.refused) return "content-filter";
         // Some compatible servers (older Ollama, llama.cpp) end tool calls with "stop".
-        return this.calls.size > 0 ? "tool-calls" : "stop";
+        return this.started > 0 ? "tool-calls" : "stop";
     }
   }
 }

@@ -202,7 +202,7 @@ describe("openai responses errors: during the stream", () => {
     // Written in small timed pieces, so the client has read the earlier events before the cut (the bytes of the
     // piece in flight when the socket dies are lost to the client).
     const events = await run({ sse, cutAfterBytes: cut, chunkSizes: 64, chunkDelayMs: 1 });
-    expect(condense(events)[0]).toMatchObject({ type: "tool-call-delta", toolCallId: "call_PRiJm2RVAvt7IoRvjxIXxFVF" });
+    expect(condense(events)[0]).toMatchObject({ type: "tool-call-start", id: "call_PRiJm2RVAvt7IoRvjxIXxFVF" });
     expect(finish(events)).toMatchObject({ reason: "error", error: { kind: "network", retryable: true } });
   });
 

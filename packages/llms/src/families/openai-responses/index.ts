@@ -1,23 +1,14 @@
 import type { AgentModelEvent, ModelError } from "@heddle/shared";
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
+import { CallLink } from "../../call-link.js";
 import { modelError } from "../../errors.js";
+import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
 import type { FamilyCallContext, WireFamily } from "../../types.js";
-import { classifyOpenAIError, type OpenAIErrorClasses } from "./errors.js";
+import { classifyOpenAIError, loadOpenAI, type OpenAIErrorClasses } from "../openai-shared/errors.js";
 import { buildResponsesBody } from "./request.js";
 import { type ResponsesEvent, ResponsesStreamConverter } from "./stream.js";
 
 type OpenAIModule = typeof import("openai");
-
-let openaiModule: Promise<OpenAIModule> | undefined;
-
-/** The `openai` client, loaded on the first request so importing `@heddle/llms` loads no vendor client. */
-function loadOpenAI(): Promise<OpenAIModule> {
-  openaiModule ??= import("openai").catch((error: unknown) => {
-    openaiModule = undefined;
-    throw error;
-  });
-  return openaiModule;
-}
 
 function errorClasses(mod: OpenAIModule): OpenAIErrorClasses {
   return {
@@ -35,18 +26,16 @@ async function* streamResponses(ctx: FamilyCallContext): AsyncGenerator<AgentMod
   }
   // The client adds an abort listener per request and never removes it: give it a per-call signal, so a run that
   // reuses one signal over many turns does not pile listeners up on it (MaxListenersExceededWarning).
-  const local = new AbortController();
-  const forward = () => local.abort(ctx.signal.reason);
-  if (ctx.signal.aborted) local.abort(ctx.signal.reason);
-  else ctx.signal.addEventListener("abort", forward, { once: true });
+  const link = new CallLink(ctx.signal, ctx.limits);
   try {
-    yield* streamWithSignal(ctx, local.signal);
+    yield* streamWithLink(ctx, link);
   } finally {
-    ctx.signal.removeEventListener("abort", forward);
+    link.close();
   }
 }
 
-async function* streamWithSignal(ctx: FamilyCallContext, signal: AbortSignal): AsyncGenerator<AgentModelEvent> {
+async function* streamWithLink(ctx: FamilyCallContext, link: CallLink): AsyncGenerator<AgentModelEvent> {
+  const { signal } = link;
   let classes: OpenAIErrorClasses | undefined;
   let stream: AsyncIterable<unknown>;
   try {
@@ -56,21 +45,24 @@ async function* streamWithSignal(ctx: FamilyCallContext, signal: AbortSignal): A
       apiKey: ctx.apiKey,
       ...(ctx.baseUrl ? { baseURL: ctx.baseUrl } : {}),
       maxRetries: 0,
+      fetch: guardedFetch,
       ...(ctx.headers ? { defaultHeaders: ctx.headers } : {}),
       dangerouslyAllowBrowser: true,
     });
     const body = buildResponsesBody(ctx.modelId, ctx.request, ctx.info);
     const headers = ctx.request.options?.headers;
     // The body is built from neutral data plus `providerOptions`, so it is typed loosely; the server validates it.
+    link.start();
     stream = await client.responses.create(body as unknown as ResponseCreateParamsStreaming, {
       signal,
+      fetchOptions: linkedFetchOptions(link),
       ...(headers ? { headers } : {}),
     });
   } catch (error) {
-    yield errorFinish(classifyOpenAIError(error, signal, classes));
+    yield errorFinish(link.failure ?? classifyOpenAIError(error, signal, classes));
     return;
   }
-  yield* convertVendorStream(stream, signal, classes);
+  yield* convertVendorStream(stream, signal, classes, link);
 }
 
 const ABORTED = Symbol("aborted");
@@ -85,6 +77,7 @@ export async function* convertVendorStream(
   stream: AsyncIterable<unknown>,
   signal: AbortSignal,
   classes: OpenAIErrorClasses,
+  link?: CallLink,
 ): AsyncGenerator<AgentModelEvent> {
   const converter = new ResponsesStreamConverter();
   const iterator = stream[Symbol.asyncIterator]();
@@ -112,7 +105,7 @@ export async function* convertVendorStream(
     }
   } catch (error) {
     finished = true;
-    yield errorFinish(classifyOpenAIError(error, signal, classes));
+    yield errorFinish(link?.failure ?? classifyOpenAIError(error, signal, classes));
     return;
   } finally {
     wake = undefined;
@@ -120,8 +113,10 @@ export async function* convertVendorStream(
     // Stops the client (it aborts its request) when we leave early: a terminal event, an abort, a consumer break.
     if (!finished || converter.finished) void iterator.return?.()?.catch(() => {});
   }
-  // The client also ends its iteration quietly on an abort; anything else that ends early is a cut stream.
-  if (signal.aborted) yield errorFinish(modelError("aborted", "The request was aborted."));
+  // The client also ends its iteration quietly on an abort (a stream limit aborts too); anything else that ends
+  // early is a cut stream.
+  if (link?.failure) yield errorFinish(link.failure);
+  else if (signal.aborted) yield errorFinish(modelError("aborted", "The request was aborted."));
   else yield* converter.truncated();
 }
 

@@ -57,18 +57,18 @@ describe("openai responses: recorded streams", () => {
     ]);
   });
 
-  it("function-call.i0.sse: one call, id and name first, argument fragments keyed by index", async () => {
+  it("function-call.i0.sse: one call as a block: start with id and name, argument fragments, parsed end", async () => {
     const events = await replay({ sse: fixture("function-call.i0.sse") });
-    expect(events.filter((event) => event.type === "tool-call-delta")).toHaveLength(9);
+    expect(events.filter((event) => event.type === "tool-call-delta")).toHaveLength(8);
     expect(condense(events)).toEqual([
       {
-        type: "tool-call-delta",
-        index: 0,
-        toolCallId: "call_PRiJm2RVAvt7IoRvjxIXxFVF",
-        toolName: "weather",
+        type: "tool-call-start",
+        id: "call_PRiJm2RVAvt7IoRvjxIXxFVF",
+        name: "weather",
         metadata: { openai: { itemId: "fc_08e0d5fe24768fbd016a3c120112e481928ab6e9c900d449e6" } },
       },
-      { type: "tool-call-delta", index: 0, inputText: '{"location":"Florence, Italy"}' },
+      { type: "tool-call-delta", id: "call_PRiJm2RVAvt7IoRvjxIXxFVF", text: '{"location":"Florence, Italy"}' },
+      { type: "tool-call-end", id: "call_PRiJm2RVAvt7IoRvjxIXxFVF", input: { location: "Florence, Italy" } },
       { type: "usage", usage: { inputTokens: 58, outputTokens: 17, reasoningTokens: 0, ...zeroCache } },
       { type: "finish", reason: "tool-calls" },
     ]);
@@ -95,21 +95,21 @@ describe("openai responses: recorded streams", () => {
         metadata: { openai: { itemId: "rs_0a7836d50cf181dd016a3c122e5e1881a1b60647835c2c9ab0", summary: [] } },
       },
       {
-        type: "tool-call-delta",
-        index: 0,
-        toolCallId: "call_inViAUr9eV0GDtyOywkCxp59",
-        toolName: "add",
+        type: "tool-call-start",
+        id: "call_inViAUr9eV0GDtyOywkCxp59",
+        name: "add",
         metadata: { openai: { itemId: "fc_0a7836d50cf181dd016a3c12307fa481a1a06adb8b03345a43" } },
       },
-      { type: "tool-call-delta", index: 0, inputText: '{"a":2,"b":3}' },
+      { type: "tool-call-delta", id: "call_inViAUr9eV0GDtyOywkCxp59", text: '{"a":2,"b":3}' },
+      { type: "tool-call-end", id: "call_inViAUr9eV0GDtyOywkCxp59", input: { a: 2, b: 3 } },
       {
-        type: "tool-call-delta",
-        index: 1,
-        toolCallId: "call_Op66UUnzuOoKmgGeFJQJFTUY",
-        toolName: "multiply",
+        type: "tool-call-start",
+        id: "call_Op66UUnzuOoKmgGeFJQJFTUY",
+        name: "multiply",
         metadata: { openai: { itemId: "fc_0a7836d50cf181dd016a3c12307fc081a1affc9e4960f41492" } },
       },
-      { type: "tool-call-delta", index: 1, inputText: '{"a":2,"b":3}' },
+      { type: "tool-call-delta", id: "call_Op66UUnzuOoKmgGeFJQJFTUY", text: '{"a":2,"b":3}' },
+      { type: "tool-call-end", id: "call_Op66UUnzuOoKmgGeFJQJFTUY", input: { a: 2, b: 3 } },
       { type: "usage", usage: { inputTokens: 109, outputTokens: 223, reasoningTokens: 128, ...zeroCache } },
       { type: "finish", reason: "tool-calls" },
     ]);
@@ -151,14 +151,14 @@ describe("openai responses: recorded streams", () => {
         },
       },
       {
-        type: "tool-call-delta",
-        index: 0,
-        toolCallId: "call_zgUaIBRPTwxxOusyyKw5NVMH",
-        toolName: "weather",
+        type: "tool-call-start",
+        id: "call_zgUaIBRPTwxxOusyyKw5NVMH",
+        name: "weather",
         // Only the call's own id: its reasoning is the part before it, stored once.
         metadata: { openai: { itemId: "fc_017e85da2ae23b69016a3c12560820819db3b6e8a38dddad65" } },
       },
-      { type: "tool-call-delta", index: 0, inputText: '{"location":"Florence, Italy"}' },
+      { type: "tool-call-delta", id: "call_zgUaIBRPTwxxOusyyKw5NVMH", text: '{"location":"Florence, Italy"}' },
+      { type: "tool-call-end", id: "call_zgUaIBRPTwxxOusyyKw5NVMH", input: { location: "Florence, Italy" } },
       { type: "usage", usage: { inputTokens: 63, outputTokens: 121, reasoningTokens: 64, ...zeroCache } },
       { type: "finish", reason: "tool-calls" },
     ]);

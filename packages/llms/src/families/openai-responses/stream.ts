@@ -1,6 +1,7 @@
 import type { AgentModelEvent, AgentUsage, FinishReason } from "@heddle/shared";
 import { modelError } from "../../errors.js";
-import { classifyOpenAIErrorBody, type OpenAIErrorBody } from "./errors.js";
+import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
+import { classifyOpenAIErrorBody, type OpenAIErrorBody, openAIUsage } from "../openai-shared/errors.js";
 import { OPENAI_METADATA_KEY, type OpenAIReasoningMetadata, type OpenAIToolCallMetadata } from "./request.js";
 
 /** The fields of a Responses stream event this converter reads; everything else is ignored. */
@@ -45,30 +46,21 @@ interface ResponsesSnapshot {
 }
 
 interface CallState {
-  index: number;
+  /** The accumulator's key for this call. */
+  key: number;
   /** Characters of arguments already emitted, so a `.done` carrying the whole text only adds what is missing. */
   emitted: number;
 }
 
-let invented = 0;
-
-/** A call id for servers that give none; unique within the process, which is all the loop needs. */
-function inventCallId(): string {
-  invented += 1;
-  return `call_heddle_${Date.now().toString(36)}_${invented}`;
-}
-
 /** Neutral usage from the terminal response: OpenAI's `input_tokens` includes cached tokens, Heddle's does not. */
 export function usageFromResponse(usage: NonNullable<ResponsesSnapshot["usage"]>): Partial<AgentUsage> {
-  const cacheRead = usage.input_tokens_details?.cached_tokens ?? 0;
-  const cacheWrite = usage.input_tokens_details?.cache_write_tokens ?? 0;
-  return {
-    inputTokens: Math.max(0, (usage.input_tokens ?? 0) - cacheRead - cacheWrite),
-    outputTokens: usage.output_tokens ?? 0,
-    cacheReadTokens: cacheRead,
-    cacheWriteTokens: cacheWrite,
-    reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
-  };
+  return openAIUsage({
+    prompt: usage.input_tokens,
+    completion: usage.output_tokens,
+    cached: usage.input_tokens_details?.cached_tokens,
+    cacheWrite: usage.input_tokens_details?.cache_write_tokens,
+    reasoning: usage.output_tokens_details?.reasoning_tokens,
+  });
 }
 
 /**
@@ -85,6 +77,7 @@ export class ResponsesStreamConverter {
   private readonly reasoningSeen = new Map<string, number>();
   private callCount = 0;
   private refused = false;
+  private readonly accumulator = new ToolCallAccumulator();
 
   /** The neutral events for one vendor event. */
   convert(event: ResponsesEvent): AgentModelEvent[] {
@@ -132,24 +125,23 @@ export class ResponsesStreamConverter {
   private itemAdded(event: ResponsesEvent): AgentModelEvent[] {
     const item = event.item;
     if (item?.type !== "function_call") return [];
-    const state: CallState = { index: this.callCount++, emitted: 0 };
+    const state: CallState = { key: this.callCount++, emitted: 0 };
     if (item.id) this.calls.set(item.id, state);
     if (event.output_index !== undefined) this.callsByOutput.set(event.output_index, state);
-    const delta: AgentModelEvent = {
-      type: "tool-call-delta",
-      index: state.index,
-      toolCallId: item.call_id || inventCallId(),
-      toolName: item.name ?? "",
-    };
-    if (item.id) {
-      const metadata: OpenAIToolCallMetadata = { itemId: item.id };
-      delta.metadata = { [OPENAI_METADATA_KEY]: { ...metadata } };
-    }
+    const events: AgentModelEvent[] = [];
+    const metadata: OpenAIToolCallMetadata | undefined = item.id ? { itemId: item.id } : undefined;
+    this.accumulator.start(
+      state.key,
+      item.call_id,
+      item.name ?? "",
+      events,
+      metadata && { [OPENAI_METADATA_KEY]: { ...metadata } },
+    );
     if (item.arguments) {
-      delta.inputText = item.arguments;
+      this.accumulator.append(state.key, item.arguments, events);
       state.emitted = item.arguments.length;
     }
-    return [delta];
+    return events;
   }
 
   private callFor(event: ResponsesEvent): CallState | undefined {
@@ -162,7 +154,9 @@ export class ResponsesStreamConverter {
   private argumentsDelta(call: CallState | undefined, delta: string | undefined): AgentModelEvent[] {
     if (!call || !delta) return [];
     call.emitted += delta.length;
-    return [{ type: "tool-call-delta", index: call.index, inputText: delta }];
+    const events: AgentModelEvent[] = [];
+    this.accumulator.append(call.key, delta, events);
+    return events;
   }
 
   private argumentsDone(call: CallState | undefined, full: string | undefined): AgentModelEvent[] {
@@ -205,8 +199,8 @@ export class ResponsesStreamConverter {
     if (item.type === "function_call") {
       const call = (item.id ? this.calls.get(item.id) : undefined) ?? this.callFor(event);
       const events = this.argumentsDone(call, item.arguments);
-      // A call without arguments streams nothing; give the loop a complete empty input rather than "".
-      if (call && call.emitted === 0) events.push({ type: "tool-call-delta", index: call.index, input: {} });
+      // A call without arguments streams nothing: the accumulator reads empty text as `{}`.
+      if (call) this.accumulator.end(call.key, events);
       return events;
     }
     if (item.type === "reasoning") return this.reasoningDone(item);
@@ -243,8 +237,10 @@ export class ResponsesStreamConverter {
     this.finished = true;
     const response = event.response ?? {};
     const events: AgentModelEvent[] = [];
-    if (response.usage) events.push({ type: "usage", usage: usageFromResponse(response.usage) });
     const status = response.status ?? event.type.slice("response.".length);
+    // A call the server never marked done ends here; one cut by `incomplete` ends as unreadable if it is.
+    if (status !== "failed") this.accumulator.endAll(events);
+    if (response.usage) events.push({ type: "usage", usage: usageFromResponse(response.usage) });
     if (status === "failed") {
       events.push(this.errorFinish(response.error ?? undefined));
       return events;

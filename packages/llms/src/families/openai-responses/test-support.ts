@@ -76,15 +76,8 @@ export function condense(events: AgentModelEvent[]): AgentModelEvent[] {
     if (event.type === "text-delta" && last?.type === "text-delta") last.text += event.text;
     else if (event.type === "reasoning-delta" && last?.type === "reasoning-delta" && !last.metadata && !event.metadata)
       last.text += event.text;
-    else if (
-      event.type === "tool-call-delta" &&
-      last?.type === "tool-call-delta" &&
-      event.toolCallId === undefined &&
-      event.inputText !== undefined &&
-      last.index === event.index &&
-      last.toolCallId === undefined
-    )
-      last.inputText = (last.inputText ?? "") + event.inputText;
+    else if (event.type === "tool-call-delta" && last?.type === "tool-call-delta" && last.id === event.id)
+      last.text += event.text;
     else out.push({ ...event });
   }
   return out;
