@@ -66,6 +66,10 @@ describe("createTool", () => {
     expect(() => createTool({ name: "read file!", description: "", input: z.object({}), execute: () => "" })).toThrow(
       ToolDefinitionError,
     );
+    // A ConfigError like every other configuration mistake: one code to catch.
+    expect(() => createTool({ name: "read file!", description: "", input: z.object({}), execute: () => "" })).toThrow(
+      expect.objectContaining({ code: "config_invalid" }),
+    );
     expect(() =>
       createTool({ name: "ok", description: "", input: { type: "object" } as never, execute: () => "" }),
     ).toThrow(/"input" must be a zod schema/);

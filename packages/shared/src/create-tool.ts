@@ -1,6 +1,7 @@
 // Types only: zod is the caller's (a peer dependency), so loading @heddle/shared does not load zod. The schema's own
 // methods (`safeParse`, `toJSONSchema`, zod 4.6+) do the work.
 import type { z } from "zod";
+import { ConfigError } from "./errors.js";
 import type { AgentTool, JsonSchema, ToolContext, ToolInputValidation } from "./types/index.js";
 
 /** What `createTool` takes: a zod schema for the input instead of a JSON Schema. */
@@ -15,8 +16,8 @@ export interface CreateToolOptions<S extends z.ZodType, O> {
   readOnly?: boolean;
 }
 
-/** Thrown by `createTool` when its options are unusable. */
-export class ToolDefinitionError extends Error {
+/** Thrown by `createTool` when its options are unusable: a `ConfigError` (code `config_invalid`). */
+export class ToolDefinitionError extends ConfigError {
   override name = "ToolDefinitionError";
 }
 

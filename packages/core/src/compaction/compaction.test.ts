@@ -174,5 +174,6 @@ describe("Compactor", () => {
 
   it("rejects a threshold outside (0, 1]", () => {
     expect(() => setup({ threshold: 1.5 })).toThrow(/threshold/);
+    expect(() => setup({ threshold: 1.5 })).toThrow(expect.objectContaining({ code: "config_invalid" }));
   });
 });

@@ -1,4 +1,11 @@
-import type { AgentMessage, AgentModel, ModelInfo, PrepareTurnContext, PrepareTurnResult } from "@heddle/shared";
+import {
+  type AgentMessage,
+  type AgentModel,
+  ConfigError,
+  type ModelInfo,
+  type PrepareTurnContext,
+  type PrepareTurnResult,
+} from "@heddle/shared";
 import type { CompactionContext, CompactionReason, CompactionStrategy } from "./strategy.js";
 import { summarizingCompaction } from "./summarizing.js";
 import { estimateTokens } from "./tokens.js";
@@ -82,7 +89,7 @@ export class Compactor {
   ) {
     const threshold = options.threshold ?? 0.85;
     if (!(threshold > 0 && threshold <= 1))
-      throw new RangeError(`compaction.threshold must be in (0, 1] (got ${threshold})`);
+      throw new ConfigError(`compaction.threshold must be in (0, 1] (got ${threshold})`);
     this.#threshold = threshold;
     this.#strategy = options.strategy ?? summarizingCompaction();
     this.working = working;

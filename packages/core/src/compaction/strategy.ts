@@ -1,4 +1,4 @@
-import type { AgentMessage, AgentModel, ModelInfo } from "@heddle/shared";
+import { type AgentMessage, type AgentModel, HeddleError, type ModelInfo } from "@heddle/shared";
 
 /**
  * Why compaction runs: the request passed the threshold, the model said it overflowed, or the host asked for it
@@ -43,9 +43,9 @@ export function defaultShouldCompact(ctx: CompactionContext): boolean {
 }
 
 /** A strategy could not produce a working context (the summary call failed, nothing can be dropped, ...). */
-export class CompactionError extends Error {
+export class CompactionError extends HeddleError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super("compaction_failed", message, options);
     this.name = "CompactionError";
   }
 }

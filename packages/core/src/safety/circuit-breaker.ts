@@ -1,5 +1,5 @@
 import { isContextMessage } from "@heddle/agents";
-import type { AgentHooks, AgentMessage, ModelError, ToolResultPart } from "@heddle/shared";
+import { type AgentHooks, type AgentMessage, ConfigError, type ModelError, type ToolResultPart } from "@heddle/shared";
 
 /** Why a turn counted as a failure. */
 export type TurnFailureKind = "tools_failed" | "invalid_tool_calls" | "model_error";
@@ -77,7 +77,7 @@ export function createCircuitBreakerHooks(
 ): AgentHooks {
   const limit = options.limit ?? 6;
   if (!Number.isInteger(limit) || limit < 1)
-    throw new RangeError(`circuitBreaker.limit must be a positive integer (got ${options.limit})`);
+    throw new ConfigError(`circuitBreaker.limit must be a positive integer (got ${options.limit})`);
   let kinds: TurnFailureKind[] = [];
   let pendingGuidance: string | undefined;
   const validCallIds = new Set<string>();
@@ -90,7 +90,7 @@ export function createCircuitBreakerHooks(
     kinds = [];
     if (decision && decision.action === "continue") {
       if (typeof decision.guidance !== "string" || decision.guidance.trim() === "")
-        throw new TypeError("circuitBreaker.onLimitReached: a continue decision needs non-empty guidance text");
+        throw new ConfigError("circuitBreaker.onLimitReached: a continue decision needs non-empty guidance text");
       onSignal?.({ action: "continue", failures, kinds: tripped, guidance: decision.guidance });
       pendingGuidance = `Circuit breaker: the last ${failures} turns failed. Guidance from the host: ${decision.guidance}`;
       return false;

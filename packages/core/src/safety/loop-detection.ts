@@ -1,4 +1,4 @@
-import { type AgentHooks, type BeforeToolResult, stableStringify } from "@heddle/shared";
+import { type AgentHooks, type BeforeToolResult, ConfigError, stableStringify } from "@heddle/shared";
 
 /** Settings of loop detection; every field has a default. */
 export interface LoopDetectionOptions {
@@ -36,7 +36,7 @@ export function toolCallSignature(toolName: string, input: unknown): string {
 function positiveInt(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1)
-    throw new RangeError(`loopDetection.${name} must be a positive integer (got ${value})`);
+    throw new ConfigError(`loopDetection.${name} must be a positive integer (got ${value})`);
   return value;
 }
 
@@ -55,9 +55,9 @@ export function createLoopDetectionHooks(
   const cycleWarn = positiveInt(options.cycleWarnRepeats, 2, "cycleWarnRepeats");
   const cycleStop = positiveInt(options.cycleStopRepeats, 3, "cycleStopRepeats");
   if (stopAt <= warnAt)
-    throw new RangeError(`loopDetection.stopAt (${stopAt}) must be greater than warnAt (${warnAt})`);
+    throw new ConfigError(`loopDetection.stopAt (${stopAt}) must be greater than warnAt (${warnAt})`);
   if (cycleStop <= cycleWarn)
-    throw new RangeError(
+    throw new ConfigError(
       `loopDetection.cycleStopRepeats (${cycleStop}) must be greater than cycleWarnRepeats (${cycleWarn})`,
     );
 

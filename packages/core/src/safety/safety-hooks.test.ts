@@ -71,6 +71,9 @@ describe("loop detection hooks", () => {
   it("rejects nonsense settings with the field named", () => {
     expect(() => createLoopDetectionHooks({ warnAt: 0 })).toThrow(/warnAt/);
     expect(() => createLoopDetectionHooks({ warnAt: 5, stopAt: 5 })).toThrow(/stopAt \(5\) must be greater/);
+    // Every bad safety option is one ConfigError (code config_invalid), whatever the check.
+    expect(() => createLoopDetectionHooks({ warnAt: 0 })).toThrow(expect.objectContaining({ code: "config_invalid" }));
+    expect(() => createCircuitBreakerHooks({ limit: 0 })).toThrow(expect.objectContaining({ code: "config_invalid" }));
   });
 });
 

@@ -1,6 +1,7 @@
 import type { AgentRuntimeConfig, AgentTool, Logger } from "@heddle/shared";
 import type { FileRestoreChange } from "../checkpoints/index.js";
 import type { CompactionOptions } from "../compaction/index.js";
+import type { TodoReminderOptions } from "../guidance/index.js";
 import type { SafetyOptions } from "../safety/index.js";
 import type { CommandHookOptions } from "./session-hooks.js";
 import type { SessionStore } from "./store.js";
@@ -22,6 +23,17 @@ export interface SessionOptions extends Omit<AgentRuntimeConfig, "initialMessage
   workspaceRoot?: string;
   /** Loop detection and the failure circuit breaker: on by default. */
   safety?: SafetyOptions;
+  /**
+   * A reminder to update the task list after rounds of tool calls without `todo_write` (default: after 3 rounds,
+   * only when the turn offers `todo_write`); `false` turns it off.
+   */
+  todoReminder?: false | TodoReminderOptions;
+  /**
+   * Folders of skills (`<dir>/<name>/SKILL.md`, relative to `workspaceRoot`): each skill's name and description
+   * are listed in the system prompt, so the model knows what `load_skill` can load. Give the same folders to
+   * `createDefaultTools({skillsDirs})` for the `load_skill` tool itself.
+   */
+  skillsDirs?: string[];
   /** Compaction of the working context: on by default (summarizing, at 0.85 of the context window). */
   compaction?: false | CompactionOptions;
   /**

@@ -8,6 +8,7 @@ import type {
 } from "@heddle/shared";
 import type { FileCheckpointer } from "../checkpoints/index.js";
 import type { Compactor } from "../compaction/index.js";
+import { createSkillsPromptHooks, createTodoReminderHooks } from "../guidance/index.js";
 import { createSafetyHooks, mergeHooks } from "../safety/index.js";
 import { InvalidSessionInputError } from "./errors.js";
 import type { SessionEvent } from "./session-events.js";
@@ -34,8 +35,8 @@ export interface TurnConfigSources {
 
 /**
  * The `AgentRuntime` config of one turn: the host's config minus what the session owns, seeded with the history,
- * with hooks from five sources (write flush, file checkpoints, the host's own, safety, command hooks, in that
- * order) and `prepareTurn` running compaction before the host's own.
+ * with hooks from six sources (write flush, file checkpoints, the host's own, safety, guidance (the todo reminder
+ * and the skills listing), command hooks, in that order) and `prepareTurn` running compaction before the host's own.
  */
 export function buildTurnConfig(sources: TurnConfigSources): AgentRuntimeConfig {
   const {
@@ -44,6 +45,8 @@ export function buildTurnConfig(sources: TurnConfigSources): AgentRuntimeConfig 
     title: _t,
     workspaceRoot: _w,
     safety,
+    todoReminder,
+    skillsDirs,
     compaction: _c,
     commandHooks: _h,
     hooks,
@@ -78,6 +81,10 @@ export function buildTurnConfig(sources: TurnConfigSources): AgentRuntimeConfig 
       checkpointer?.hooks,
       hooks,
       ...safetyHooks,
+      todoReminder === false ? undefined : createTodoReminderHooks(todoReminder),
+      skillsDirs?.length
+        ? createSkillsPromptHooks({ skillsDirs, baseDir: sources.options.workspaceRoot ?? process.cwd() })
+        : undefined,
       sources.sessionHooks?.turnHooks(sources.hookContext),
     ),
     ...(project && { prepareTurn: project }),
