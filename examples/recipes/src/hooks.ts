@@ -3,9 +3,9 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAgent } from "@heddle/agents";
-import { createDefaultTools, createHookEngine } from "@heddle/core";
+import { createDefaultTools, createHookEngine, mergeHooks } from "@heddle/core";
 import { createScriptedModel } from "@heddle/llms/testing";
-import type { AgentModel } from "@heddle/shared";
+import type { AgentHooks, AgentModel } from "@heddle/shared";
 
 const GUARD = `#!/bin/sh
 # PreToolUse hook: reads the call as JSON on stdin; exit 2 blocks it, stderr is the reason.
@@ -30,16 +30,16 @@ export async function main(
       hooks: { PreToolUse: [{ matcher: "bash", hooks: [{ type: "command", command: "./.heddle/guard.sh" }] }] },
     }),
   );
-  const engine = createHookEngine({
-    workspaceRoot,
-    hooks: {
-      PostToolUse: [{ matcher: "bash", hook: () => ({ additionalContext: "Remember: keep commands idempotent." }) }],
-    },
-  });
+  // Command hooks (the repository's settings file) and hooks in code are one model: AgentHooks, merged.
+  const engine = createHookEngine({ workspaceRoot });
+  const remind: AgentHooks = {
+    afterTool: ({ toolCall }) =>
+      toolCall.toolName === "bash" ? { appendContext: "Remember: keep commands idempotent." } : undefined,
+  };
   const agent = createAgent({
     model,
     tools: createDefaultTools({ workspaceRoot, preset: "full" }),
-    hooks: engine.agentHooks,
+    hooks: mergeHooks(engine.agentHooks, remind),
   });
   const result = await agent.run("Clean the build folder.");
   console.log(result.outputText);

@@ -17,6 +17,8 @@ interface PendingCall {
   result?: ToolResultPart;
   /** The call never reached a tool or a hook decision (stop/abort), so `afterTool` hooks are not asked. */
   silent?: boolean;
+  /** A `beforeTool` hook asked for approval: the approver decides whatever the policy says. */
+  ask?: { reason: string | undefined };
   startedAt: number;
 }
 
@@ -147,6 +149,7 @@ async function beforeTool(run: RunContext, pending: PendingCall): Promise<void> 
       pending.input = value.input;
       rewritten = true;
     }
+    if (value.ask === true) pending.ask = { reason: value.reason };
   }
   if (rewritten) validate(run, pending, "(The input was rewritten by a hook.)");
 }
@@ -154,8 +157,12 @@ async function beforeTool(run: RunContext, pending: PendingCall): Promise<void> 
 /** A policy that explicitly asks for approval never runs silently: with no one to ask, the call is denied. */
 function policy(run: RunContext, pending: PendingCall): void {
   const { config } = run.deps;
-  if (config.requestToolApproval || policyFor(config.toolPolicies, pending.call.toolName).autoApprove !== false) return;
-  const reason = "this tool needs approval and no approver is configured";
+  const mustAsk =
+    pending.ask !== undefined || policyFor(config.toolPolicies, pending.call.toolName).autoApprove === false;
+  if (config.requestToolApproval || !mustAsk) return;
+  const reason = pending.ask
+    ? `a hook asked for approval and no approver is configured${pending.ask.reason ? ` (${pending.ask.reason})` : ""}`
+    : "this tool needs approval and no approver is configured";
   deny(run, pending, reason);
   pending.result = errorResult(
     pending.call,
@@ -170,7 +177,8 @@ function policy(run: RunContext, pending: PendingCall): void {
 async function approval(run: RunContext, pending: PendingCall): Promise<void> {
   const { config } = run.deps;
   const { call, tool } = pending;
-  const autoApprove = policyFor(config.toolPolicies, call.toolName).autoApprove ?? tool!.readOnly === true;
+  const autoApprove =
+    pending.ask === undefined && (policyFor(config.toolPolicies, call.toolName).autoApprove ?? tool!.readOnly === true);
   if (!config.requestToolApproval || autoApprove) return;
   let decision: ToolApprovalDecision;
   try {
@@ -178,6 +186,7 @@ async function approval(run: RunContext, pending: PendingCall): Promise<void> {
       toolCall: { toolCallId: call.toolCallId, toolName: call.toolName, input: pending.input },
       tool: tool!,
       input: pending.input,
+      ...(pending.ask?.reason !== undefined && { reason: pending.ask.reason }),
     });
   } catch (error) {
     decision = {

@@ -30,7 +30,7 @@ export {
 // Plugins
 export { loadPlugins } from "./plugins/index.js";
 // Safety
-export type { SafetyOptions } from "./safety/index.js";
+export { mergeHooks, type SafetyOptions } from "./safety/index.js";
 // Sessions
 export {
   type CheckpointStore,

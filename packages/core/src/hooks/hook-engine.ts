@@ -4,19 +4,11 @@ import {
   type AgentHooks,
   type BeforeToolContext,
   type BeforeToolResult,
-  type ToolApprovalDecision,
-  type ToolApprovalRequest,
   toolOutputText,
 } from "@heddle/shared";
 import { resolveSandbox, type SandboxOptions } from "../process/index.js";
 import { createWorkspace } from "../tools/index.js";
-import {
-  type HookDecision,
-  HookExecutionError,
-  type HookOutput,
-  normalizeHookOutput,
-  runCommandHook,
-} from "./command-hook.js";
+import { type HookDecision, HookExecutionError, runCommandHook } from "./command-hook.js";
 import { hookEnvironment } from "./hook-env.js";
 import {
   type CommandHookConfig,
@@ -53,17 +45,6 @@ export interface HookPayload {
   [key: string]: unknown;
 }
 
-/** A hook written in code; it answers like a command hook's JSON. */
-export type ProgrammaticHook = (
-  payload: HookPayload,
-  ctx: { signal?: AbortSignal },
-) => HookOutput | void | Promise<HookOutput | void>;
-
-/** Programmatic hooks per event, each a function or `{matcher, hook}`. */
-export type ProgrammaticHooks = {
-  [E in HookEventName]?: Array<ProgrammaticHook | { matcher?: string; hook: ProgrammaticHook }>;
-};
-
 /** What the hooks of one event decided together. */
 export interface HookOutcome {
   /** `deny` wins over `ask`, `ask` over `allow`. */
@@ -84,12 +65,7 @@ export interface HookEngineOptions {
   settings?: HookSettings;
   /** Read `.heddle/settings.json` under the workspace (default true). */
   loadSettingsFile?: boolean;
-  hooks?: ProgrammaticHooks;
   sessionId?: string;
-  /** Asked when a PreToolUse hook answers `ask`; without it, `ask` denies. */
-  requestApproval?(
-    request: ToolApprovalRequest & { reason?: string },
-  ): ToolApprovalDecision | Promise<ToolApprovalDecision>;
   /** Told about each failed hook (default: `console.warn`). The run goes on. */
   onError?(error: HookExecutionError): void;
   /**
@@ -151,8 +127,10 @@ type Runner = {
 };
 
 /**
- * Command hooks from `.heddle/settings.json` and from code, plus programmatic hooks, for the ten events.
- * Hooks of an event run one after another in order (file, code settings, programmatic); a PreToolUse rewrite is
+ * Command hooks from `.heddle/settings.json` and from settings in code, for the ten events, adapted to the one hook
+ * model (`AgentHooks`): hooks written in code are plain `AgentHooks`, and a PreToolUse `ask` goes to the host's
+ * `requestToolApproval` through the loop's one approval path.
+ * Hooks of an event run one after another in order (file, then code settings); a PreToolUse rewrite is
  * seen by the next hook, and a deny ends the chain. Settings are read once, here.
  */
 export function createHookEngine(options: HookEngineOptions): HookEngine {
@@ -172,15 +150,6 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     for (const group of settings.hooks?.[event] ?? []) {
       for (const hook of group.hooks)
         list.push({ matcher: group.matcher, label: hook.command, run: commandRunner(event, hook) });
-    }
-    for (const entry of options.hooks?.[event] ?? []) {
-      const fn = typeof entry === "function" ? entry : entry.hook;
-      const matcher = typeof entry === "function" ? undefined : entry.matcher;
-      list.push({
-        matcher,
-        label: fn.name || "programmatic hook",
-        run: async (payload, signal) => normalizeHookOutput(await fn(payload, signal ? { signal } : {})),
-      });
     }
     return list;
   };
@@ -269,22 +238,11 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     const result: BeforeToolResult = {};
     if (outcome.additionalContext) result.appendContext = outcome.additionalContext;
     if (outcome.stop) return { ...result, stop: true, reason: outcome.reason ?? "Stopped by a PreToolUse hook." };
-    let input = outcome.updatedInput;
+    const input = outcome.updatedInput;
     if (outcome.decision === "deny") return { ...result, skip: true, reason: outcome.reason! };
-    if (outcome.decision === "ask") {
-      const why = outcome.reason ? `: ${outcome.reason}` : "";
-      if (!options.requestApproval) {
-        return { ...result, skip: true, reason: `A PreToolUse hook asked for approval and no one can approve${why}` };
-      }
-      const answer = await options.requestApproval({
-        toolCall: { toolCallId: ctx.toolCall.toolCallId, toolName: ctx.toolCall.toolName, input: input ?? ctx.input },
-        tool: ctx.tool,
-        input: input ?? ctx.input,
-        ...(outcome.reason !== undefined && { reason: outcome.reason }),
-      });
-      if (!answer.approved) return { ...result, skip: true, reason: answer.reason ?? `Not approved${why}` };
-      if (answer.updatedInput !== undefined) input = answer.updatedInput;
-    }
+    // One approval path: the loop asks the host's requestToolApproval (with this reason), whatever the policy.
+    if (outcome.decision === "ask")
+      Object.assign(result, { ask: true, reason: outcome.reason ?? "a PreToolUse hook asked" });
     if (input !== undefined) result.input = input;
     return Object.keys(result).length > 0 ? result : undefined;
   };

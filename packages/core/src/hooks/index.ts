@@ -12,8 +12,6 @@ export {
   type HookEventInput,
   type HookOutcome,
   type HookPayload,
-  type ProgrammaticHook,
-  type ProgrammaticHooks,
 } from "./hook-engine.js";
 export { hookEnvironment, isSecretEnvName } from "./hook-env.js";
 export {

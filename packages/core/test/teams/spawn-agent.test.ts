@@ -261,7 +261,13 @@ describe("spawn_agent", () => {
       commandHooks: {
         workspaceRoot,
         loadSettingsFile: false,
-        hooks: { SubagentStart: [() => ({ decision: "deny", reason: "no sub-agents today" })] },
+        settings: {
+          hooks: {
+            SubagentStart: [
+              { hooks: [{ type: "command", command: "cat >/dev/null; echo 'no sub-agents today' >&2; exit 2" }] },
+            ],
+          },
+        },
       },
     });
     const result = await new AgentRuntime({

@@ -74,10 +74,15 @@ export interface AfterTurnContext extends HookContextBase {
   results: readonly ToolResultPart[];
 }
 
-/** `beforeTool` may rewrite the input, skip the call (the reason is its error result), stop, or add context. */
+/**
+ * `beforeTool` may rewrite the input, skip the call (the reason is its error result), stop, add context, or `ask`:
+ * the call then needs the host's approval whatever its policy, through the one approval path
+ * (`requestToolApproval`, which gets the hook's `reason`); with no approver it is denied.
+ */
 export interface BeforeToolResult extends HookStop, HookAppendContext {
   skip?: boolean;
   input?: unknown;
+  ask?: boolean;
 }
 /** `afterTool` may replace the result, stop, or add context. */
 export interface AfterToolResult extends HookStop, HookAppendContext {

@@ -58,6 +58,8 @@ export interface ToolApprovalRequest {
   toolCall: { toolCallId: string; toolName: string; input: unknown };
   tool: AgentTool;
   input: unknown;
+  /** Why approval is asked when a hook asked for it (a `beforeTool` hook's `{ask: true, reason}`). */
+  reason?: string;
 }
 
 /** The host's answer to an approval request. `updatedInput` replaces the input when approved. */
