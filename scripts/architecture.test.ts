@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -202,5 +203,17 @@ describe("built entries", () => {
       const mod = await import(join(root, "packages/core", pkg.exports[`./${subpath}`].import));
       expect(typeof mod[name], `${subpath}: ${name}`).toBe("function");
     }
+  });
+
+  it("every entry also loads with require() (Node 20.19+ loads ES modules that way), not only with import", () => {
+    // By package name, from a workspace package that depends on all four: the exports maps decide.
+    const names = ["@heddle/shared", "@heddle/llms", "@heddle/agents", "@heddle/core", "@heddle/core/sessions"];
+    const script = names.map((name) => `if (!Object.keys(require(${JSON.stringify(name)})).length) process.exit(3);`);
+    const run = spawnSync(process.execPath, ["-e", script.join("\n")], {
+      cwd: join(root, "examples", "recipes"),
+      encoding: "utf8",
+    });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
   });
 });
