@@ -56,7 +56,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       : await askApprovalLine(rl, renderer, question);
     if (answer === "cancel") {
       // Esc / Ctrl-C at the prompt: deny this call and stop the whole turn now, and say so now.
-      renderer.line(renderer.yellow("cancelled: the call is denied and the turn stops"));
+      renderer.line(renderer.yellow("the call is denied and the turn stops"));
       state.session.abort("approval cancelled");
       return { approved: false, reason: "The user cancelled the approval prompt and stopped the turn." };
     }
@@ -122,7 +122,8 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       return;
     }
     lastInterrupt = now;
-    renderer.line(renderer.dim("(Ctrl-C again to exit)"));
+    // The cursor is after the "› " prompt (readline's, unknown to the renderer): start a new line first.
+    renderer.write(`\n${renderer.dim("(Ctrl-C again to exit)")}\n`);
     rl.prompt();
   });
 
@@ -192,7 +193,7 @@ function askApprovalKey(renderer: TerminalRenderer, question: string): Promise<A
       }
       stdin.off("keypress", onKey);
       for (const listener of others) stdin.on("keypress", listener);
-      renderer.write(`${answer}\n`);
+      renderer.write(`${answer === "cancel" ? "cancelled" : answer}\n`);
       resolve(answer);
     };
     stdin.on("keypress", onKey);
