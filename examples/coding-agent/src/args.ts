@@ -31,7 +31,8 @@ export class UsageError extends Error {
 
 const PRESETS = ["read-only", "edit", "full"] as const;
 
-export const HELP = `heddle-code: a coding agent in your terminal, built on Heddle.
+export const HELP = `heddle-code: a coding agent in your terminal, built on Heddle (package @heddle/code; the
+\`heddle\` command is the same program).
 
 Usage:
   heddle-code                      interactive session in the current folder
