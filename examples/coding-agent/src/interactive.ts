@@ -32,6 +32,8 @@ export interface ReplState {
   /** Tools the person answered "always" for, this process. */
   alwaysAllow: Set<string>;
   mcpSources?: McpConfigSources;
+  /** `--base-url`, kept for `/model` switches within the same provider. */
+  baseUrl?: string;
   /** Replaces the current session (resume, fork, model switch). */
   switchTo(session: SessionRuntime): Promise<void>;
 }
@@ -93,6 +95,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     team: new TeamView(),
     alwaysAllow,
     ...(context.mcpSources && { mcpSources: context.mcpSources }),
+    ...(context.options.baseUrl && { baseUrl: context.options.baseUrl }),
     async switchTo(session) {
       await state.session.close();
       state.session = session;

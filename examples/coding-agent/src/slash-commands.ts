@@ -37,7 +37,13 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<b
         return false;
       }
       const [provider, ...rest] = (args[0] ?? "").split("/");
-      const model = resolveModel({ ...(provider && { provider }), ...(rest.length > 0 && { model: rest.join("/") }) });
+      // A --base-url names the current provider's server: it carries over only while the provider stays.
+      const sameProvider = provider === state.config.model.provider;
+      const model = resolveModel({
+        ...(provider && { provider }),
+        ...(rest.length > 0 && { model: rest.join("/") }),
+        ...(sameProvider && state.baseUrl && { baseUrl: state.baseUrl }),
+      });
       state.config = { ...state.config, model };
       await state.switchTo(await reopen(state));
       renderer.line(`model: ${model.provider}/${model.modelId}`);
