@@ -11,6 +11,8 @@ export interface CliOptions {
   maxBudgetUsd?: number;
   provider?: string;
   model?: string;
+  /** `--base-url`: the provider's API root (a self-hosted or OpenAI-compatible server). */
+  baseUrl?: string;
   cwd: string;
   /** `--cwd` was given (the demo then runs there instead of in a fresh copy of the sample project). */
   cwdGiven: boolean;
@@ -29,7 +31,8 @@ export class UsageError extends Error {
 
 const PRESETS = ["read-only", "edit", "full"] as const;
 
-export const HELP = `heddle-code: a coding agent in your terminal, built on Heddle.
+export const HELP = `heddle-code: a coding agent in your terminal, built on Heddle (package @heddle/code; the
+\`heddle\` command is the same program).
 
 Usage:
   heddle-code                      interactive session in the current folder
@@ -44,6 +47,8 @@ Options:
       --max-budget-usd <n>  stop a turn once it has cost this much
       --provider <id>       anthropic | openai | openai-chat | gemini | ollama | openrouter | ...
       --model <id>          model id for the provider
+      --base-url <url>      the provider's API root, e.g. http://localhost:8000/v1 (without --provider:
+                            openai-compatible, which then needs --model)
       --cwd <dir>           the workspace (default: the current folder; with --demo, instead of a sample copy)
       --trust               run this folder's .heddle hooks and MCP servers without asking (this run only);
                             otherwise heddle-code asks once per folder (print mode: they stay off)
@@ -70,6 +75,7 @@ export function parseCliArgs(argv: string[], cwd = process.cwd()): CliOptions {
         "max-budget-usd": { type: "string" },
         provider: { type: "string" },
         model: { type: "string" },
+        "base-url": { type: "string" },
         cwd: { type: "string" },
         trust: { type: "boolean", default: false },
         yes: { type: "boolean", short: "y", default: false },
@@ -92,6 +98,9 @@ export function parseCliArgs(argv: string[], cwd = process.cwd()): CliOptions {
       throw new UsageError(`--max-budget-usd must be a positive number (got "${v["max-budget-usd"]}")`);
     }
   }
+  const baseUrl = v["base-url"] as string | undefined;
+  if (baseUrl !== undefined && !/^https?:\/\/\S+$/.test(baseUrl))
+    throw new UsageError(`--base-url must be an http(s) URL (got "${baseUrl}")`);
   if (v.json && v.print === undefined && !v.demo) throw new UsageError("--json works with -p/--print (or --demo)");
   return {
     demo: Boolean(v.demo),
@@ -103,6 +112,7 @@ export function parseCliArgs(argv: string[], cwd = process.cwd()): CliOptions {
     ...(maxBudgetUsd !== undefined && { maxBudgetUsd }),
     ...(typeof v.provider === "string" && { provider: v.provider }),
     ...(typeof v.model === "string" && { model: v.model }),
+    ...(baseUrl !== undefined && { baseUrl }),
     cwd: typeof v.cwd === "string" ? v.cwd : cwd,
     cwdGiven: typeof v.cwd === "string",
     trust: Boolean(v.trust),

@@ -1,6 +1,6 @@
-import { cpSync, mkdtempSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HELP, parseCliArgs, UsageError } from "./args.js";
 import { createDemoModel, DEMO_TASK } from "./demo-model.js";
@@ -26,10 +26,21 @@ async function main(argv: string[]): Promise<number> {
     tty: Boolean(process.stdout.isTTY),
   });
 
-  let workspaceRoot = options.cwd;
+  let workspaceRoot = resolve(options.cwd);
+  const sampleProject = fileURLToPath(new URL("../sample-project", import.meta.url));
+  // The demo's own temp copy goes when the process does (also on EPIPE or an error); a --cwd folder is the
+  // person's and stays, so its sessions can be resumed.
+  let removeOnExit: string | undefined;
+  if (options.demo && options.cwdGiven && (!existsSync(workspaceRoot) || readdirSync(workspaceRoot).length === 0)) {
+    cpSync(sampleProject, workspaceRoot, { recursive: true });
+    if (!options.json)
+      renderer.line(renderer.dim(`Copied the sample project to ${workspaceRoot} (kept after the demo).`));
+  }
   if (options.demo && !options.cwdGiven) {
     workspaceRoot = mkdtempSync(join(tmpdir(), "heddle-demo-"));
-    cpSync(fileURLToPath(new URL("../sample-project", import.meta.url)), workspaceRoot, { recursive: true });
+    removeOnExit = workspaceRoot;
+    process.once("exit", () => rmSync(workspaceRoot, { recursive: true, force: true }));
+    cpSync(sampleProject, workspaceRoot, { recursive: true });
     if (!options.json) {
       renderer.line(renderer.yellow("DEMO — a scripted demo model, not a real one, plays the model's part."));
       renderer.line(
@@ -75,14 +86,14 @@ async function main(argv: string[]): Promise<number> {
       );
       if (!options.json) renderer.line(renderer.cyan(`> ${task}`));
       const result = await runTask(session, task, { json: options.json, renderer });
+      await session.close();
+      let ok = result.status === "completed";
       if (!options.json) {
         if (result.reason === "completion_tool") renderer.line(`\n${result.outputText}`);
-        renderer.line(renderer.dim(`session ${session.id} · resume with --resume ${session.id}`));
+        if (options.demo) ok = (await verifyDemo(workspaceRoot, renderer)) && ok;
+        renderer.line(renderer.dim(resumeHint(options, workspaceRoot, session.id, removeOnExit !== undefined)));
       }
-      await session.close();
-      if (options.demo && !options.json)
-        return (await verifyDemo(workspaceRoot, renderer)) && result.status === "completed" ? 0 : 1;
-      return result.status === "completed" ? 0 : 1;
+      return ok ? 0 : 1;
     }
     return await runInteractive({
       options,
@@ -98,6 +109,26 @@ async function main(argv: string[]): Promise<number> {
     await mcp?.close();
   }
 }
+
+/** How to continue this session; a demo copy removed on exit cannot be resumed, so it says how to keep one. */
+function resumeHint(
+  options: { demo: boolean; cwdGiven: boolean },
+  workspaceRoot: string,
+  sessionId: string,
+  removed: boolean,
+): string {
+  if (removed)
+    return `session ${sessionId} · this demo copy is removed on exit; to keep one you can resume: --demo --cwd <dir>`;
+  if (options.demo)
+    return `session ${sessionId} · resume with: heddle-code --demo -i --cwd ${workspaceRoot} --resume ${sessionId}`;
+  return `session ${sessionId} · resume with --resume ${sessionId}`;
+}
+
+// `heddle-code --json | head` closes the pipe early: that is the reader being done, not an error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -32,6 +32,8 @@ export interface ReplState {
   /** Tools the person answered "always" for, this process. */
   alwaysAllow: Set<string>;
   mcpSources?: McpConfigSources;
+  /** `--base-url`, kept for `/model` switches within the same provider. */
+  baseUrl?: string;
   /** Replaces the current session (resume, fork, model switch). */
   switchTo(session: SessionRuntime): Promise<void>;
 }
@@ -50,12 +52,21 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     renderer.stopSpinner();
     renderer.endLine();
     const call = { type: "tool-call" as const, ...request.toolCall };
-    const answer = await ask(rl, renderer.yellow(`Allow ${name} ${describeCall(call)}? [y]es / [n]o / [a]lways: `));
-    if (answer === "a" || answer === "always") {
+    const question = `Allow ${name} ${describeCall(call)}? ${APPROVAL_KEYS_HINT} `;
+    const answer = process.stdin.isTTY
+      ? await askApprovalKey(renderer, question)
+      : await askApprovalLine(rl, renderer, question);
+    if (answer === "cancel") {
+      // Esc / Ctrl-C at the prompt: deny this call and stop the whole turn now, and say so now.
+      renderer.line(renderer.yellow("the call is denied and the turn stops"));
+      state.session.abort("approval cancelled");
+      return { approved: false, reason: "The user cancelled the approval prompt and stopped the turn." };
+    }
+    if (answer === "always") {
       alwaysAllow.add(name);
       return { approved: true };
     }
-    if (answer === "y" || answer === "yes") return { approved: true };
+    if (answer === "yes") return { approved: true };
     return { approved: false, reason: "The user declined this call." };
   };
 
@@ -84,6 +95,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     team: new TeamView(),
     alwaysAllow,
     ...(context.mcpSources && { mcpSources: context.mcpSources }),
+    ...(context.options.baseUrl && { baseUrl: context.options.baseUrl }),
     async switchTo(session) {
       await state.session.close();
       state.session = session;
@@ -113,7 +125,8 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       return;
     }
     lastInterrupt = now;
-    renderer.line(renderer.dim("(Ctrl-C again to exit)"));
+    // The cursor is after the "› " prompt (readline's, unknown to the renderer): start a new line first.
+    renderer.write(`\n${renderer.dim("(Ctrl-C again to exit)")}\n`);
     rl.prompt();
   });
 
@@ -150,9 +163,54 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     rl.prompt();
   });
   await closed;
-  renderer.endLine();
+  // The cursor may sit after the "› " prompt, which the renderer did not write: end the line so the shell's
+  // prompt starts on its own.
+  renderer.write("\n");
   await state.session.close();
   return 0;
+}
+
+const APPROVAL_KEYS_HINT = "[y]es / [n]o / [a]lways (one key; Esc cancels the turn):";
+type ApprovalAnswer = "yes" | "no" | "always" | "cancel";
+const APPROVAL_KEYS: Record<string, ApprovalAnswer> = { y: "yes", n: "no", a: "always" };
+
+/**
+ * One keypress answers: y, n or a. Esc and Ctrl-C cancel at once. Any other key says which keys work and waits.
+ * While it waits, the keys go to this prompt only: readline's own listeners are set aside (so it neither echoes
+ * the key into the next prompt's line nor turns Ctrl-C into its SIGINT) and put back afterwards.
+ */
+function askApprovalKey(renderer: TerminalRenderer, question: string): Promise<ApprovalAnswer> {
+  const stdin = process.stdin;
+  renderer.write(renderer.yellow(question));
+  const others = stdin.listeners("keypress") as ((...args: unknown[]) => void)[];
+  for (const listener of others) stdin.off("keypress", listener);
+  return new Promise((resolve) => {
+    const onKey = (text: string | undefined, key: { name?: string; ctrl?: boolean } | undefined) => {
+      let answer: ApprovalAnswer | undefined;
+      if (key?.name === "escape" || (key?.ctrl && key.name === "c")) answer = "cancel";
+      else if (!key?.ctrl) answer = APPROVAL_KEYS[(text ?? "").toLowerCase()];
+      if (!answer) {
+        renderer.line(renderer.dim("press y, n or a (Esc cancels)"));
+        renderer.write(renderer.yellow(question));
+        return;
+      }
+      stdin.off("keypress", onKey);
+      for (const listener of others) stdin.on("keypress", listener);
+      renderer.write(`${answer === "cancel" ? "cancelled" : answer}\n`);
+      resolve(answer);
+    };
+    stdin.on("keypress", onKey);
+  });
+}
+
+/** Without a terminal (piped input) the answer is a line: y, n, a (or yes, no, always); anything else asks again. */
+async function askApprovalLine(rl: Interface, renderer: TerminalRenderer, question: string): Promise<ApprovalAnswer> {
+  for (;;) {
+    const answer = await ask(rl, renderer.yellow(question));
+    const found = APPROVAL_KEYS[answer] ?? (Object.values(APPROVAL_KEYS) as string[]).find((a) => a === answer);
+    if (found) return found as ApprovalAnswer;
+    renderer.line(renderer.dim("answer y, n or a"));
+  }
 }
 
 async function ask(rl: Interface, question: string): Promise<string> {

@@ -14,19 +14,21 @@ export class NoModelError extends Error {
 }
 
 /**
- * The model for a run: `--provider`/`--model` when given, else the first provider whose key is in the environment.
+ * The model for a run: `--provider`/`--model` (and `--base-url`) when given; `--base-url` alone means
+ * `openai-compatible`, else the first provider whose key is in the environment.
  * Unknown ids and missing keys come back as the gateway's typed errors, whose messages list the options.
  */
 export function resolveModel(
-  flags: { provider?: string; model?: string },
+  flags: { provider?: string; model?: string; baseUrl?: string },
   env: Record<string, string | undefined> = process.env,
   gateway: Gateway = createGateway({ env }),
 ): AgentModel {
-  if (flags.provider) {
-    const auto = AUTO_PROVIDERS.find((p) => p.providerId === flags.provider);
-    const modelId = flags.model ?? auto?.modelId ?? gateway.listModels(flags.provider)[0]?.id;
-    if (!modelId) throw new NoModelError(`Pass --model for provider "${flags.provider}".`);
-    return gateway.createAgentModel({ providerId: flags.provider, modelId });
+  const providerId = flags.provider ?? (flags.baseUrl ? "openai-compatible" : undefined);
+  if (providerId) {
+    const auto = AUTO_PROVIDERS.find((p) => p.providerId === providerId);
+    const modelId = flags.model ?? auto?.modelId ?? gateway.listModels(providerId)[0]?.id;
+    if (!modelId) throw new NoModelError(`Pass --model for provider "${providerId}".`);
+    return gateway.createAgentModel({ providerId, modelId, ...(flags.baseUrl && { baseUrl: flags.baseUrl }) });
   }
   const found = AUTO_PROVIDERS.find((p) => p.env.some((name) => env[name]));
   if (found) return gateway.createAgentModel({ providerId: found.providerId, modelId: flags.model ?? found.modelId });

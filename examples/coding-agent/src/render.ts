@@ -84,7 +84,7 @@ export class TerminalRenderer {
   toolFinished(call: ToolCallPart, result: ToolResultPart, durationMs: number): void {
     this.stopSpinner();
     const output = toolOutputText(result.output);
-    const mark = result.isError ? this.red("✗") : this.green("✓");
+    const mark = this.#mark(call, output, result.isError);
     const seconds = durationMs >= 1000 ? ` ${(durationMs / 1000).toFixed(1)}s` : "";
     this.write(
       `${mark} ${call.toolName} ${describeCall(call)} ${this.dim(`— ${outcome(call, output, result.isError)}${seconds}`)}\n`,
@@ -107,11 +107,19 @@ export class TerminalRenderer {
     if (event.type === "run-started") this.line(this.dim(`${indent}⤷ sub-agent: ${update.description}`));
     else if (event.type === "tool-finished") {
       const output = toolOutputText(event.result.output);
-      const mark = event.result.isError ? this.red("✗") : this.green("✓");
+      const mark = this.#mark(event.toolCall, output, event.result.isError);
       this.line(
         `${indent}${mark} ${event.toolCall.toolName} ${describeCall(event.toolCall)} ${this.dim(`— ${outcome(event.toolCall, output, event.result.isError)}`)}`,
       );
     }
+  }
+
+  /** ✗ for a failed call, and for a command that ran but exited non-zero (a failing test run is a failure). */
+  #mark(call: ToolCallPart, output: string, isError: boolean | undefined): string {
+    const exit = call.toolName === "bash" ? bashExitCode(output) : undefined;
+    const failedCommand =
+      exit !== undefined ? exit !== 0 : call.toolName === "bash" && /^Killed by signal/.test(output);
+    return isError || failedCommand ? this.red("✗") : this.green("✓");
   }
 
   notice(message: string): void {
@@ -129,7 +137,13 @@ export class TerminalRenderer {
   /** The token and cost line after a turn. */
   turnSummary(result: AgentRunResult, sessionCostUsd?: number): void {
     this.endLine();
-    const status = result.status === "completed" ? "" : ` · ${result.status} (${result.reason})`;
+    // "aborted (aborted)" says nothing twice: the reason shows only when it adds something.
+    const status =
+      result.status === "completed"
+        ? ""
+        : result.reason === result.status
+          ? ` · ${result.status}`
+          : ` · ${result.status} (${result.reason})`;
     const session = sessionCostUsd !== undefined ? ` · session ${formatUsd(sessionCostUsd)}` : "";
     this.line(this.dim(`↳ ${formatUsage(result.usage)}${session}${status}`));
   }
@@ -161,8 +175,9 @@ function outcome(call: ToolCallPart, output: string, isError: boolean | undefine
   if (isError) return truncate(output.split("\n")[0] ?? "failed", 90);
   switch (call.toolName) {
     case "bash": {
-      const exit = /exit code (\d+)/i.exec(output);
-      return exit ? `exit ${exit[1]}` : "done";
+      const exit = bashExitCode(output);
+      if (exit !== undefined) return `exit ${exit}`;
+      return /^Killed by signal (\S+)/.exec(output)?.[0].toLowerCase() ?? "done";
     }
     case "read_file":
       return `${output.split("\n").length} lines`;
@@ -171,6 +186,12 @@ function outcome(call: ToolCallPart, output: string, isError: boolean | undefine
     default:
       return truncate(output.split("\n")[0] ?? "", 60);
   }
+}
+
+/** The bash tool's result starts with `Exit code N` (or `Killed by signal S`, which has no code). */
+export function bashExitCode(output: string): number | undefined {
+  const match = /^Exit code (\d+)/.exec(output);
+  return match ? Number(match[1]) : undefined;
 }
 
 function truncate(text: string, max: number): string {

@@ -37,7 +37,13 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<b
         return false;
       }
       const [provider, ...rest] = (args[0] ?? "").split("/");
-      const model = resolveModel({ ...(provider && { provider }), ...(rest.length > 0 && { model: rest.join("/") }) });
+      // A --base-url names the current provider's server: it carries over only while the provider stays.
+      const sameProvider = provider === state.config.model.provider;
+      const model = resolveModel({
+        ...(provider && { provider }),
+        ...(rest.length > 0 && { model: rest.join("/") }),
+        ...(sameProvider && state.baseUrl && { baseUrl: state.baseUrl }),
+      });
       state.config = { ...state.config, model };
       await state.switchTo(await reopen(state));
       renderer.line(`model: ${model.provider}/${model.modelId}`);
@@ -46,10 +52,13 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<b
     case "sessions": {
       const sessions = await state.store.listSessions();
       if (sessions.length === 0) renderer.line("no sessions yet");
+      const now = Date.now();
       for (const s of sessions) {
         const mark = s.id === state.session.id ? "*" : " ";
-        const when = new Date(s.updatedAt).toISOString().replace("T", " ").slice(0, 16);
-        renderer.line(`${mark} ${s.id}  ${when}  ${formatUsd(s.usage?.costUsd ?? 0)}  ${s.title ?? ""}`);
+        const about = s.title ?? (await firstPrompt(state, s.id)) ?? "(no prompt yet)";
+        renderer.line(
+          `${mark} ${s.id}  ${formatAge(now - s.updatedAt).padEnd(8)} ${formatUsd(s.usage?.costUsd ?? 0)}  ${truncate(about, 60)}`,
+        );
       }
       return false;
     }
@@ -104,11 +113,18 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<b
     }
     case "compact": {
       const result = await state.session.compact();
-      if (result.compacted)
+      if (result.compacted) {
         renderer.line(
           `working context compacted: ~${result.tokensBefore} → ~${result.tokensAfter} tokens (the stored transcript stays whole)`,
         );
-      else
+        // A summary has a floor of its own: on a short context it can be longer than what it replaces.
+        if ((result.tokensAfter ?? 0) >= result.tokensBefore)
+          renderer.line(
+            renderer.dim(
+              "  it grew: the summary is longer than this short context; compaction pays off on long sessions",
+            ),
+          );
+      } else
         renderer.line(
           `not compacted: ${result.error ?? (result.skipped ? "a PreCompact hook skipped it" : "nothing to do")}`,
         );
@@ -146,6 +162,27 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<b
       renderer.line(`unknown command /${command}; /help lists them`);
       return false;
   }
+}
+
+/** The first thing the person typed in a session (not a host-injected message). */
+async function firstPrompt(state: ReplState, sessionId: string): Promise<string | undefined> {
+  const history = await state.store.getHistory(sessionId);
+  const first = history.find((m) => m.role === "user" && !(m.metadata?.heddle as { kind?: string } | undefined)?.kind);
+  return first ? getMessageText(first).replace(/\s+/g, " ").trim() : undefined;
+}
+
+/** "just now", "5m ago", "3h ago", "2d ago". */
+export function formatAge(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes}m ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours}h ago`;
+  return `${Math.floor(hours / 24)}d ago`;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 function reopen(state: ReplState, id = state.session.id) {

@@ -1,7 +1,10 @@
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { startMockProviderServer } from "@heddle/llms/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCliArgs, UsageError } from "../src/args.js";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
@@ -12,6 +15,27 @@ const run = (args: string[], env: Record<string, string> = {}) =>
     timeout: 60_000,
   });
 
+/** Like `run`, without blocking this process (a server in it must answer the CLI). */
+function runAsync(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1", ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+const scratch = mkdtempSync(join(tmpdir(), "heddle-code-cli-test-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 beforeAll(() => {
   if (!existsSync(cli)) throw new Error(`build the example first (pnpm build): ${cli} is missing`);
 });
@@ -20,13 +44,83 @@ describe("heddle-code command line", () => {
   it("the offline demo fixes the sample project for real and checks it", () => {
     const { status, stdout } = run(["--demo"]);
     expect(stdout).toContain("DEMO — a scripted demo model, not a real one");
-    expect(stdout).toMatch(/✓ bash node --test test\/ — exit 1/);
+    // The first test run fails: a non-zero exit is a failure mark, not a check.
+    expect(stdout).toMatch(/✗ bash node --test test\/ — exit 1/);
     expect(stdout).toMatch(/✓ edit_file src\/cart.js/);
     // The lead delegates the check to a sub-agent (the demo runs the full preset): its tool line is indented.
     expect(stdout).toMatch(/⤷ sub-agent: run the tests\n\s+✓ bash node --test test\/ — exit 0/);
     expect(stdout).toMatch(/✓ spawn_agent run the tests — All tests pass/);
     expect(stdout).toContain("Checked independently: `node --test test/` passes in the demo workspace.");
     expect(status).toBe(0);
+    // Its temp copy is gone on exit, so it offers no --resume that could not work; it says how to keep one.
+    const workspace = /sample project in (\S+)/.exec(stdout)?.[1];
+    expect(workspace).toMatch(/heddle-demo-/);
+    expect(existsSync(workspace!)).toBe(false);
+    expect(stdout).not.toContain("--resume");
+    expect(stdout).toContain("this demo copy is removed on exit; to keep one you can resume: --demo --cwd <dir>");
+  });
+
+  it("--demo --cwd <dir> copies the sample project there, keeps it, and its session resumes", async () => {
+    const dir = join(scratch, "demo-kept");
+    const first = run(["--demo", "--cwd", dir]);
+    expect(first.status).toBe(0);
+    expect(existsSync(join(dir, "src/cart.js"))).toBe(true);
+    const hint = /resume with: heddle-code --demo -i --cwd (\S+) --resume (ses_[a-z0-9]+)/.exec(first.stdout);
+    expect(hint?.[1]).toBe(dir);
+    const id = hint![2]!;
+    const resumed = run(["--demo", "--cwd", dir, "--resume", id, "-p", "hello", "--json"]);
+    expect(resumed.status).toBe(0);
+    const events = resumed.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(new Set(events.map((e) => e.sessionId))).toEqual(new Set([id]));
+  });
+
+  it("--json piped into a reader that stops early (head) exits quietly, without an EPIPE crash", async () => {
+    const child = spawn(process.execPath, [cli, "--demo", "--json"], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1" },
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.stdout.once("data", () => child.stdout.destroy());
+    const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(stderr).not.toMatch(/EPIPE|Error/);
+    expect(status).toBe(0);
+  });
+
+  it("--base-url points a provider at a self-hosted OpenAI-compatible server (print mode)", async () => {
+    const server = await startMockProviderServer();
+    try {
+      server.enqueue("openai-chat", {
+        events: [
+          { choices: [{ index: 0, delta: { role: "assistant", content: "Hello from the self-hosted model." } }] },
+          {
+            choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+            usage: { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 },
+          },
+        ],
+      });
+      const cwd = join(scratch, "base-url");
+      const { status, stdout, stderr } = await runAsync([
+        "-p",
+        "say hello",
+        "--base-url",
+        server.baseUrl("openai-chat"),
+        "--model",
+        "my-local-model",
+        "--cwd",
+        cwd,
+      ]);
+      // A model the catalog does not know is fine (a warning says its cost counts as 0).
+      expect(stderr).not.toMatch(/Error/);
+      expect(stdout).toContain("Hello from the self-hosted model.");
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0]).toMatchObject({ path: "/v1/chat/completions", body: { model: "my-local-model" } });
+      expect(status).toBe(0);
+    } finally {
+      await server.close();
+    }
   });
 
   it("--json prints one event per line, ending with the run's result", () => {
@@ -91,5 +185,7 @@ describe("argument parsing", () => {
     expect(() => parseCliArgs(["--max-budget-usd", "-1"])).toThrow(UsageError);
     expect(() => parseCliArgs(["--bogus"])).toThrow(/bogus/);
     expect(() => parseCliArgs(["--json"])).toThrow(/--json works with -p/);
+    expect(() => parseCliArgs(["--base-url", "localhost:8000"])).toThrow(/--base-url must be an http\(s\) URL/);
+    expect(parseCliArgs(["--base-url", "http://127.0.0.1:8000/v1"]).baseUrl).toBe("http://127.0.0.1:8000/v1");
   });
 });

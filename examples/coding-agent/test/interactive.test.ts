@@ -46,16 +46,21 @@ it("a person runs a turn, answers approvals, uses /cost and /sessions, and stops
 
   type("fix the failing tests");
   press("Enter");
-  // preset "edit": bash asks first.
-  await waitFor((s) => s.includes("Allow bash node --test test/?"), "the first approval prompt");
+  // preset "edit": bash asks first. The prompt names its keys; one key answers, no Enter.
+  text = await waitFor((s) => s.includes("Allow bash node --test test/?"), "the first approval prompt");
+  expect(text).toContain("[y]es / [n]o / [a]lways (one key; Esc cancels the turn)");
+  // Any other key does not mean "no": the prompt says which keys work and asks again.
+  type("x");
+  await waitFor((s) => s.includes("press y, n or a"), "the re-ask after an unknown key");
+  expect(count(screen(), "Allow bash node --test test/?")).toBe(2);
   type("y");
-  press("Enter");
-  await waitFor((s) => count(s, "Allow bash node --test test/?") === 2, "the second approval prompt");
+  await waitFor((s) => /\? \[y\]es .*: yes$/m.test(s), "the answer, on the prompt's line");
+  await waitFor((s) => count(s, "Allow bash node --test test/?") === 3, "the second approval prompt");
   type("a");
-  press("Enter");
   text = await waitFor((s) => count(s, "↳ ") === 2, "the end of the turn");
   expect(text).toContain("Let me run the tests to see what fails.");
-  expect(text).toMatch(/✓ bash node --test test\/ — exit 1/);
+  // The first test run fails (exit 1): a failure mark, not a green check.
+  expect(text).toMatch(/✗ bash node --test test\/ — exit 1/);
   expect(text).toMatch(/✓ edit_file src\/cart.js/);
   expect(text).toContain("+  return Math.round(amountCents * (1 - percent / 100));");
   expect(text).toMatch(/✓ bash node --test test\/ — exit 0/);
@@ -69,11 +74,16 @@ it("a person runs a turn, answers approvals, uses /cost and /sessions, and stops
   type("/sessions");
   press("Enter");
   text = await waitFor((s) => /\* ses_[a-z0-9]+/.test(s), "/sessions");
+  // Each session says what it was about (its first prompt) and how old it is.
+  expect(text).toMatch(/\* ses_[a-z0-9]+ +just now +\$0\.\d{4} +hello/);
 
   type("/compact");
   press("Enter");
   text = await waitFor((s) => /working context compacted|not compacted/.test(s), "/compact");
   expect(text).toMatch(/working context compacted: ~\d+ → ~\d+ tokens/);
+  // The demo's context is tiny, so the summary is longer than what it replaces: the output says why it grew.
+  const [, before, after] = /compacted: ~(\d+) → ~(\d+)/.exec(text)!;
+  if (Number(after) >= Number(before)) expect(text).toContain("it grew: the summary is longer than this short context");
 
   // /rewind undoes the fix turn: the transcript and the edited file.
   const cart = `${workspace}/src/cart.js`;
@@ -123,3 +133,59 @@ it("a person runs a turn, answers approvals, uses /cost and /sessions, and stops
     await new Promise((resolve) => setTimeout(resolve, 100));
   expect(spawnSync("tmux", ["has-session", "-t", session]).status).not.toBe(0);
 }, 120_000);
+
+it("Esc and Ctrl-C cancel an approval prompt at once: the call is denied, the turn stops; exit ends the line", async () => {
+  const name = `${session}-cancel`;
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    name,
+    "-x",
+    "150",
+    "-y",
+    "50",
+    `NO_COLOR=1 node ${cli} --demo -i --preset edit; echo AFTER-EXIT; sleep 30`,
+  );
+  const shot = () => tmux("capture-pane", "-p", "-J", "-S", "-200", "-t", name);
+  const wait = async (check: (text: string) => boolean, what: string) => {
+    const start = Date.now();
+    for (;;) {
+      const text = shot();
+      if (check(text)) return text;
+      if (Date.now() - start > 15_000) throw new Error(`timed out waiting for ${what}; screen:\n${text}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  try {
+    await wait((s) => s.includes("› "), "the prompt");
+    tmux("send-keys", "-t", name, "-l", "fix the failing tests");
+    tmux("send-keys", "-t", name, "Enter");
+    await wait((s) => s.includes("Allow bash node --test test/?"), "the approval prompt");
+    tmux("send-keys", "-t", name, "C-c");
+    // No Enter: the cancel shows at once, and the turn ends as stopped.
+    let text = await wait((s) => s.includes("(turn stopped)"), "Ctrl-C to cancel the prompt");
+    expect(text).toMatch(/: cancelled\nthe call is denied and the turn stops/);
+    expect(text).toMatch(/✗ bash node --test test\/ — Not run/);
+    expect(text).toMatch(/· aborted\n/);
+    expect(text).not.toContain("aborted (aborted)");
+    expect(text).not.toContain("✓ bash");
+
+    tmux("send-keys", "-t", name, "-l", "fix the failing tests");
+    tmux("send-keys", "-t", name, "Enter");
+    await wait((s) => count(s, "Allow bash node --test test/?") === 2, "the second approval prompt");
+    tmux("send-keys", "-t", name, "Escape");
+    text = await wait((s) => count(s, "(turn stopped)") === 2, "Esc to cancel the prompt");
+    expect(count(text, "the call is denied and the turn stops")).toBe(2);
+
+    // Leaving (Ctrl-C twice at the prompt) ends its line: the next output starts on its own line.
+    tmux("send-keys", "-t", name, "C-c");
+    await wait((s) => s.includes("(Ctrl-C again to exit)"), "the first Ctrl-C at the prompt");
+    expect(shot()).toMatch(/^\(Ctrl-C again to exit\)$/m);
+    tmux("send-keys", "-t", name, "C-c");
+    text = await wait((s) => s.includes("AFTER-EXIT"), "the exit");
+    expect(text).toMatch(/^AFTER-EXIT$/m);
+  } finally {
+    spawnSync("tmux", ["kill-session", "-t", name]);
+  }
+}, 60_000);
