@@ -64,7 +64,7 @@ describe("workspace path resolution on hostile paths", () => {
         }
         expect(inside(real), `${JSON.stringify(given)} -> ${real}`).toBe(true);
       }),
-      { numRuns: 400 },
+      { numRuns: Number(process.env.HEDDLE_PROPERTY_RUNS ?? 400) },
     );
   }, 60_000);
 
@@ -83,7 +83,7 @@ describe("workspace path resolution on hostile paths", () => {
         const lower = real.toLowerCase();
         expect(lower === guard || lower.startsWith(`${guard}/`), `${JSON.stringify(given)} -> ${real}`).toBe(false);
       }),
-      { numRuns: 400 },
+      { numRuns: Number(process.env.HEDDLE_PROPERTY_RUNS ?? 400) },
     );
   }, 60_000);
 
