@@ -5,12 +5,15 @@ export interface Snippet {
   /** Marked runnable with an info string of "ts run". */
   run: boolean;
   code: string;
+  /** The repository file the block says it is ("This is `path`" right after it), if any. */
+  copyOf?: string;
 }
 export const root: string;
 export const runDir: string;
 export function docFiles(base?: string): string[];
 export function extractSnippets(markdown: string, file: string): Snippet[];
 export function allSnippets(base?: string): Snippet[];
+export function staleCopies(snippets: Snippet[], base?: string): string[];
 export function untaggedFences(markdown: string, file: string): string[];
 export function headingSlug(heading: string): string;
 export function headingAnchors(markdown: string): Set<string>;

@@ -35,7 +35,7 @@ export function extractSnippets(markdown, file) {
     } else if (!open && fence && fence[2] !== "") {
       open = { skip: true };
     } else if (open && /^\s*```\s*$/.test(line)) {
-      if (!open.skip) snippets.push({ ...open, code: `${open.code.join("\n")}\n` });
+      if (!open.skip) snippets.push({ ...open, code: `${open.code.join("\n")}\n`, copyOf: copyOf(lines, index + 1) });
       open = undefined;
     } else if (!open && fence) {
       open = { skip: true };
@@ -44,6 +44,23 @@ export function extractSnippets(markdown, file) {
     }
   });
   return snippets;
+}
+
+/** A block followed by "This is `path`" says it is that file: the path, else undefined. */
+function copyOf(lines, after) {
+  const next = lines.slice(after).find((line) => line.trim() !== "");
+  return next && /^This is `([^`]+)`/.exec(next)?.[1];
+}
+
+/** Blocks that say they are a file of the repository ("This is `path`") but differ from it, or name no file. */
+export function staleCopies(snippets, base = root) {
+  return snippets
+    .filter((snippet) => snippet.copyOf)
+    .filter((snippet) => {
+      const path = join(base, snippet.copyOf);
+      return !existsSync(path) || readFileSync(path, "utf8") !== snippet.code;
+    })
+    .map((snippet) => `${snippet.file}:${snippet.line}: differs from ${snippet.copyOf}`);
 }
 
 /** Opening fences with no language: every block says what it holds (`ts`, `sh`, `json`, `text`, ...). */
@@ -257,6 +274,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       ...brokenLinks(markdown, file),
     ];
   });
+  problems.push(...staleCopies(snippets));
   const { errors } = typecheckSnippets(snippets);
   console.log(
     `${snippets.length} snippets (${snippets.filter((s) => s.run).length} runnable), ${errors.length} errors`,

@@ -12,6 +12,7 @@ import {
   headingAnchors,
   root,
   runSnippet,
+  staleCopies,
   typecheckSnippets,
   untaggedFences,
 } from "./docs-snippets.mjs";
@@ -37,6 +38,14 @@ describe("doc snippets", () => {
     const files = new Set(snippets.map((snippet) => snippet.file));
     for (const file of ["README.md", "docs/sessions.md", "packages/core/README.md"]) expect(files).toContain(file);
     expect(runnable.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('a block that says it is a repository file ("This is `path`") is that file, byte for byte', () => {
+    const copies = snippets.filter((snippet) => snippet.copyOf);
+    expect(copies.map((snippet) => snippet.copyOf)).toContain("examples/recipes/src/sub-agent.ts");
+    expect(staleCopies(snippets)).toEqual([]);
+    const drifted = { ...copies[0]!, code: `${copies[0]!.code}// an edit the file does not have\n` };
+    expect(staleCopies([drifted])).toEqual([`${drifted.file}:${drifted.line}: differs from ${drifted.copyOf}`]);
   });
 
   it("every code block names its language", () => {
