@@ -193,6 +193,7 @@ describe("built entries", () => {
       safety: "createSafetyHooks",
       compaction: "Compactor",
       checkpoints: "restoreFileCheckpoints",
+      guidance: "createTodoReminderHooks",
       plugins: "loadPlugins",
       mcp: "connectMcpServers",
       teams: "AgentTeamManager",

@@ -9,6 +9,7 @@ const SUBPATHS = [
   "hooks",
   "safety",
   "compaction",
+  "guidance",
   "checkpoints",
   "plugins",
   "mcp",
