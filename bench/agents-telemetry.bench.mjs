@@ -1,8 +1,8 @@
 // What OpenTelemetry costs the loop: the same runs with `telemetry` unset, with a no-op tracer (the API's default
 // without an SDK) and with a recording tracer (the SDK's BasicTracerProvider into an in-memory exporter), measured in
 // the same process, interleaved, as ratios to "unset". Two shapes: one turn streaming 10,000 text deltas (the
-// per-delta path, which telemetry must not touch: goal ratio < 1.10 for both tracers) and 30 turns each running one
-// tool call (where spans are made: 31 chat + 30 execute_tool + 1 invoke_agent per run; reported).
+// per-delta path, which telemetry must not touch: goal ratio < 1.10 for both tracers) and 100 turns each running one
+// tool call (where spans are made: 101 chat + 100 execute_tool + 1 invoke_agent per run; reported).
 // Imports the BUILT packages: run `pnpm build` first (`pnpm bench telemetry` does). CPU time of this process.
 import { createRequire } from "node:module";
 import { AgentRuntime } from "../packages/agents/dist/index.js";
@@ -16,7 +16,7 @@ const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = requi
 const quick = process.argv.includes("--quick");
 const ROUNDS = quick ? 9 : 25;
 const DELTAS = 10_000;
-const TOOL_TURNS = 30;
+const TOOL_TURNS = 100;
 
 const exporter = new InMemorySpanExporter();
 const modes = {
@@ -51,7 +51,12 @@ const cpuMs = (usage) => (usage.user + usage.system) / 1000;
 
 async function timeOnce(shape, telemetry) {
   const model = createScriptedModel(shape === "deltas" ? deltaScript : toolScript);
-  const agent = new AgentRuntime({ model, tools: [echo], ...(telemetry && { telemetry }) });
+  const agent = new AgentRuntime({
+    model,
+    tools: [echo],
+    maxIterations: TOOL_TURNS + 5,
+    ...(telemetry && { telemetry }),
+  });
   let received = 0;
   agent.subscribe((event) => {
     if (event.type === "assistant-text-delta") received++;
