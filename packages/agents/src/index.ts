@@ -9,6 +9,7 @@ export {
 } from "./errors.js";
 export { MAX_PENDING_UPDATES_PER_CALL } from "./run-stream.js";
 export { allOf, anyOf, costExceeds, hasToolCall, stepCountIs, tokensExceed } from "./stop-conditions.js";
+export { type AgentTelemetryOptions, childTelemetry, DEFAULT_MAX_CONTENT_LENGTH } from "./telemetry.js";
 export {
   DEFAULT_MAX_COMPLETION_REMINDERS,
   DEFAULT_MAX_ITERATIONS,

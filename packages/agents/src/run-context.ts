@@ -21,6 +21,7 @@ import type { ContextChannel } from "./context-message.js";
 import type { EventBus } from "./events.js";
 import type { HookTable, StopRequest } from "./hooks.js";
 import type { StreamAssembler } from "./stream-assembler.js";
+import type { RunTelemetry } from "./telemetry.js";
 import type { AbortFanout } from "./tool-execution.js";
 
 type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never;
@@ -88,6 +89,8 @@ export interface RunContext {
   readonly context: ContextChannel;
   readonly fanout: AbortFanout;
   readonly signal: AbortSignal;
+  /** The run's spans, when the config has `telemetry`. */
+  readonly telemetry: RunTelemetry | undefined;
   /** The stop a hook asked for, if any. */
   readonly stop: StopRequest | undefined;
   /** What every tool's context carries about this run. */

@@ -17,6 +17,7 @@ import { HookError } from "./errors.js";
 import { asksToStop, callHooks, type StopRequest, stopRequestFrom } from "./hooks.js";
 import { streamModelTurn } from "./model-turn.js";
 import type { EventBody, ModelCall, NextStep, RunContext, RunDeps, RunEnd } from "./run-context.js";
+import { RunTelemetry } from "./telemetry.js";
 import { runToolCalls } from "./tool-calls.js";
 import type { AbortFanout } from "./tool-execution.js";
 import { danglingToolCalls, notRunResult } from "./transcript.js";
@@ -35,6 +36,8 @@ export class RunExecution implements RunContext {
   readonly context = new ContextChannel();
   readonly fanout: AbortFanout;
   readonly toolRunContext: RunContext["toolRunContext"];
+  /** Spans of this run: only when the config asks for telemetry (nothing is allocated otherwise). */
+  telemetry: RunTelemetry | undefined;
   private toolCallCount = 0;
   private modelDurationMs = 0;
   private outputText = "";
@@ -124,7 +127,9 @@ export class RunExecution implements RunContext {
   }
 
   async callModel(request: AgentModelRequest): Promise<ModelCall> {
+    const endChat = this.telemetry?.startChat(request);
     const { assembler, finish, usage, durationMs } = await streamModelTurn(this, request);
+    endChat?.(finish, usage, () => assembler.partialText());
     this.modelDurationMs += durationMs;
     return { assembler, finish, usage: usage ? this.addUsage(usage) : undefined };
   }
@@ -144,6 +149,7 @@ export class RunExecution implements RunContext {
 
   async execute(input: AgentMessage[], mode: "run" | "continue"): Promise<AgentRunResult> {
     const startedAt = Date.now();
+    if (this.deps.config.telemetry) this.telemetry = this.startTelemetry(input);
     this.signal.addEventListener("abort", this.handleAbort, { once: true });
     this.emit({ type: "run-started" });
     let end: RunEnd;
@@ -176,8 +182,27 @@ export class RunExecution implements RunContext {
       this.deps.logger.warn("an afterRun hook threw (the result stands)", error);
       this.emit({ type: "status-notice", code: "hook_error", message: (error as Error).message });
     }
+    this.telemetry?.end(result);
     this.emit({ type: "run-finished", result });
     return result;
+  }
+
+  private startTelemetry(input: AgentMessage[]): RunTelemetry {
+    const { config, agentId, model } = this.deps;
+    const conversationId = config.sessionId ?? config.conversationId;
+    return new RunTelemetry(
+      config.telemetry!,
+      {
+        agentId,
+        runId: this.runId,
+        provider: model.provider,
+        model: model.modelId,
+        ...(config.agentRole !== undefined && { agentName: config.agentRole }),
+        ...(conversationId !== undefined && { conversationId }),
+        ...(config.parentAgentId !== undefined && { parentAgentId: config.parentAgentId }),
+      },
+      input,
+    );
   }
 
   /** `beforeRun`, answers for calls a crash or restore left open, then the input. An end when the run stops here. */

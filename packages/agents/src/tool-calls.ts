@@ -226,6 +226,8 @@ function deny(run: RunContext, pending: PendingCall, reason: string | undefined)
 
 async function execute(run: RunContext, prepared: PendingCall): Promise<ToolResultPart> {
   const { call, tool } = prepared;
+  const span = run.telemetry?.startTool(call, prepared.input);
+  let errorType: string | undefined;
   let result = prepared.result;
   if (!result && tool) {
     const outcome = await executeTool(tool, prepared.input, {
@@ -234,7 +236,9 @@ async function execute(run: RunContext, prepared: PendingCall): Promise<ToolResu
       fanout: run.fanout,
       emitUpdate: (update) => run.emit({ type: "tool-updated", toolCall: call, update }),
       run: run.toolRunContext,
+      ...(span && { span }),
     });
+    if (outcome.kind !== "ok") errorType = outcome.kind;
     result = {
       type: "tool-result",
       toolCallId: call.toolCallId,
@@ -259,6 +263,7 @@ async function execute(run: RunContext, prepared: PendingCall): Promise<ToolResu
       if (asksToStop(value)) run.requestStop(stopRequestFrom(value, "afterTool"));
     }
   }
+  span?.end(result!, errorType);
   run.emit({ type: "tool-finished", toolCall: call, result: result!, durationMs: Date.now() - prepared.startedAt });
   return result!;
 }

@@ -1,5 +1,6 @@
 import type { AgentTool, ImagePart, TextPart, ToolContext, ToolResultOutput } from "@heddle/shared";
 import { neutralizeOutput } from "./context-message.js";
+import type { ToolSpan } from "./telemetry.js";
 
 /** How one tool execution ended. */
 export type ToolExecutionOutcome =
@@ -21,6 +22,8 @@ export interface ExecuteToolOptions {
   emitUpdate(update: unknown): void;
   /** The run's identity and usage sink, passed through to the tool's context. */
   run: Pick<ToolContext, "runId" | "agentId" | "sessionId" | "parentAgentId" | "reportUsage" | "remainingBudgetUsd">;
+  /** The call's `execute_tool` span, when the run has telemetry: the tool runs inside its context. */
+  span?: ToolSpan;
 }
 
 /** What a tool returned, as a result's output: a string as is, text/image parts as they are, the rest as JSON. */
@@ -127,7 +130,9 @@ function attemptOnce(tool: AgentTool, input: unknown, options: ExecuteToolOption
       },
     };
     try {
-      Promise.resolve(tool.execute(input, ctx)).then(
+      const span = options.span;
+      const running = span ? span.run(ctx, () => tool.execute(input, ctx)) : tool.execute(input, ctx);
+      Promise.resolve(running).then(
         (value) => settle({ kind: "ok", value }),
         (error) => settle(controller.signal.aborted ? { kind: "aborted" } : { kind: "error", error }),
       );

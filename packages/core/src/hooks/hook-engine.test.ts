@@ -170,6 +170,16 @@ describe("command hooks", () => {
     expect(await callBeforeTool(junkOnly, {})).toMatchObject({ reason: expect.stringMatching(/printed invalid JSON/) });
   });
 
+  it("report a failed hook to the logger when no onError is given", async () => {
+    const crash = await script("crash-logged.sh", "echo boom >&2; exit 1");
+    const warnings: unknown[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => void warnings.push(message) };
+    const engine = createHookEngine({ workspaceRoot: root, settings: preToolUse("*", crash), logger });
+    expect(await callBeforeTool(engine, {})).toMatchObject({ skip: true });
+    expect(warnings).toHaveLength(1);
+    expect(String(warnings[0])).toMatch(/exited with code 1: boom/);
+  });
+
   it("kill a hook's process group on timeout", async () => {
     const command = await script("slow.sh", 'sleep 300 & echo $! > "$HEDDLE_PROJECT_DIR/sleep.pid"; wait');
     const errors: string[] = [];

@@ -4,6 +4,8 @@ import {
   type AgentHooks,
   type BeforeToolContext,
   type BeforeToolResult,
+  consoleLogger,
+  type Logger,
   toolOutputText,
 } from "@heddle/shared";
 import { resolveSandbox, type SandboxOptions } from "../process/index.js";
@@ -66,8 +68,10 @@ export interface HookEngineOptions {
   /** Read `.heddle/settings.json` under the workspace (default true). */
   loadSettingsFile?: boolean;
   sessionId?: string;
-  /** Told about each failed hook (default: `console.warn`). The run goes on. */
+  /** Told about each failed hook (default: `logger.warn`). The run goes on. */
   onError?(error: HookExecutionError): void;
+  /** Where a failed hook is reported when there is no `onError` (default: `consoleLogger` from `@heddle/shared`). */
+  logger?: Logger;
   /**
    * Extra variables for hook commands. They get this process's environment minus secret-looking names
    * (`*_API_KEY`, `*_TOKEN`, ...: `isSecretEnvName`) unless `passEnv` names them, plus `HEDDLE_PROJECT_DIR`
@@ -143,7 +147,8 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   const passEnv = [...(settings.passEnv ?? []), ...(options.passEnv ?? [])];
   const env = { ...hookEnvironment(process.env, passEnv), HEDDLE_PROJECT_DIR: workspace.root, ...options.env };
   const sandbox = options.sandbox ? resolveSandbox(workspace.root, options.sandbox) : undefined;
-  const onError = options.onError ?? ((error: HookExecutionError) => console.warn(error.message));
+  const logger = options.logger ?? consoleLogger;
+  const onError = options.onError ?? ((error: HookExecutionError) => logger.warn(error.message));
 
   const runners = (event: HookEventName): Runner[] => {
     const list: Runner[] = [];

@@ -112,7 +112,10 @@ async function build(
   source: SessionStartSource,
 ): Promise<SessionRuntime> {
   const hooks = options.commandHooks
-    ? createSessionHooks(options.commandHooks, { workspaceRoot: options.workspaceRoot!, sessionId: id, source })
+    ? createSessionHooks(
+        { logger: options.logger, ...options.commandHooks },
+        { workspaceRoot: options.workspaceRoot!, sessionId: id, source },
+      )
     : undefined;
   const working = options.compaction === false ? undefined : await store.getWorkingContext(id);
   return new SessionRuntime(id, {

@@ -1,4 +1,4 @@
-import { AgentRuntime } from "@heddle/agents";
+import { AgentRuntime, childTelemetry } from "@heddle/agents";
 import {
   type AgentHooks,
   type AgentRunResult,
@@ -184,8 +184,11 @@ async function runSubagent(input: SpawnAgentInput, ctx: ToolContext, plan: Subag
   const parentBudgetGone: StopCondition = () => (ctx.remainingBudgetUsd?.() ?? 1) <= 0;
   const ownStops = stopWhen === undefined ? [] : Array.isArray(stopWhen) ? stopWhen : [stopWhen];
   const prompt = [systemPrompt, hookContext].filter(Boolean).join("\n\n");
+  // The parent's telemetry (or the tool's own): the child's run span is a child of this call's execute_tool span.
+  const telemetry = childTelemetry(ctx, config.telemetry);
   const child = new AgentRuntime({
     ...config,
+    ...(telemetry && { telemetry }),
     ...(prompt !== "" && { systemPrompt: prompt }),
     tools,
     agentId: subagentId,
