@@ -2,7 +2,7 @@
 // them at once), from 1 process and from 4, on PostgresSessionStore (one database) and SqliteSessionStore (one
 // file, WAL), the same workload in the same run. Prints messages/s per case and the PostgreSQL/SQLite ratio; exits
 // non-zero when a case lost or duplicated a message. Imports the built packages (`pnpm bench` builds first).
-// Knobs: SCALE_OUT_MESSAGES (per session, default 40), HEDDLE_TEST_POSTGRES_URL.
+// Knobs: SCALE_OUT_MESSAGES (per session, default 20), SCALE_OUT_ROUNDS (default 3), HEDDLE_TEST_POSTGRES_URL.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -13,7 +13,8 @@ import { PostgresSessionStore, SqliteSessionStore } from "../packages/core/dist/
 
 const POSTGRES_URL = process.env.HEDDLE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const SESSIONS = 50;
-const PER_SESSION = Number(process.env.SCALE_OUT_MESSAGES ?? 40);
+const PER_SESSION = Number(process.env.SCALE_OUT_MESSAGES ?? 20);
+const ROUNDS = Number(process.env.SCALE_OUT_ROUNDS ?? 3);
 const self = fileURLToPath(import.meta.url);
 // pg is core's optional peer (a devDependency there): load it from core, as the store does.
 const pg = createRequire(new URL("../packages/core/package.json", import.meta.url))("pg");
@@ -112,28 +113,39 @@ const dir = mkdtempSync(join(tmpdir(), "heddle-bench-scale-out-"));
 const admin = new pg.Client({ connectionString: POSTGRES_URL });
 await admin.connect();
 let ok = true;
-const rows = [];
+const results = { 1: { postgres: [], sqlite: [] }, 4: { postgres: [], sqlite: [] } };
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 try {
-  for (const processes of [1, 4]) {
-    const schema = `heddle_bench_${process.pid}_${processes}`;
-    const postgres = await measure({ kind: "postgres", schema }, processes);
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    const sqlite = await measure({ kind: "sqlite", path: join(dir, `p${processes}.db`) }, processes);
-    for (const [name, r] of [
-      ["PostgreSQL", postgres],
-      ["SQLite", sqlite],
-    ]) {
-      if (r.stored !== r.acked || r.acked !== SESSIONS * PER_SESSION) {
-        ok = false;
-        console.log(
-          `${name}, ${processes} process(es): acknowledged ${r.acked}, stored ${r.stored}: LOST OR DUPLICATED`,
-        );
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const processes of [1, 4]) {
+      // The stores take turns at going first, so load drift on a shared machine hits both alike.
+      const order = round % 2 ? ["sqlite", "postgres"] : ["postgres", "sqlite"];
+      const got = {};
+      for (const kind of order) {
+        const schema = `heddle_bench_${process.pid}_${round}_${processes}`;
+        const target = kind === "postgres" ? { kind, schema } : { kind, path: join(dir, `r${round}p${processes}.db`) };
+        const r = await measure(target, processes);
+        if (kind === "postgres") await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        if (r.stored !== r.acked || r.acked !== SESSIONS * PER_SESSION) {
+          ok = false;
+          console.log(
+            `${kind}, ${processes} process(es): acknowledged ${r.acked}, stored ${r.stored}: LOST OR DUPLICATED`,
+          );
+        }
+        got[kind] = r.perSecond;
+        results[processes][kind].push(r.perSecond);
       }
+      console.log(
+        `round ${round + 1}, ${processes} process(es): PostgreSQL ${got.postgres.toFixed(0)} msg/s, SQLite ${got.sqlite.toFixed(0)} msg/s`,
+      );
     }
-    rows.push({ processes, postgres, sqlite });
+  }
+  for (const processes of [1, 4]) {
+    const { postgres, sqlite } = results[processes];
+    const ratios = postgres.map((value, i) => value / sqlite[i]);
     console.log(
-      `${processes} process(es): PostgreSQL ${postgres.perSecond.toFixed(0)} msg/s (${postgres.seconds.toFixed(2)} s), ` +
-        `SQLite ${sqlite.perSecond.toFixed(0)} msg/s (${sqlite.seconds.toFixed(2)} s), ratio PostgreSQL/SQLite ${(postgres.perSecond / sqlite.perSecond).toFixed(2)}`,
+      `median, ${processes} process(es): PostgreSQL ${median(postgres).toFixed(0)} msg/s, SQLite ${median(sqlite).toFixed(0)} msg/s, ` +
+        `PostgreSQL/SQLite ${median(ratios).toFixed(2)} (per-round ratios ${ratios.map((r) => r.toFixed(2)).join(", ")})`,
     );
   }
 } finally {
