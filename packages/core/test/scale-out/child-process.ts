@@ -1,14 +1,29 @@
 // Starts the bundled scale-out child script as a real process and reads its stdout line by line (the teams
 // process helper, pointed at this folder's child; pg and ioredis resolve from core's node_modules).
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const here = dirname(fileURLToPath(import.meta.url));
-// Under core's node_modules so better-sqlite3 resolves from the bundle; the repo's tsconfig paths resolve @heddle/*.
-export const bundlePath = join(here, "..", "..", "node_modules", ".cache", "heddle-scale-out", "scale-out-child.mjs");
+// Under core's node_modules so pg and ioredis resolve from the bundle; the repo's tsconfig paths resolve @heddle/*.
+// One file per test file (they run in parallel workers): two builds writing one file would race a starting child.
+export const bundlePath = join(
+  here,
+  "..",
+  "..",
+  "node_modules",
+  ".cache",
+  "heddle-scale-out",
+  `scale-out-child-${randomUUID()}.mjs`,
+);
+
+/** Deletes this test file's bundle (for afterAll). */
+export function removeBundle(): void {
+  rmSync(bundlePath, { force: true });
+}
 
 let built: Promise<unknown> | undefined;
 /** Bundles the child script once per test process (no prior `pnpm build` needed). */

@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresSessionStore } from "../../src/index.js";
 import { POSTGRES_URL, reachable, runScopedName } from "../support/services.js";
-import { buildChild, killAll, startChild } from "./child-process.js";
+import { buildChild, killAll, removeBundle, startChild } from "./child-process.js";
 
 const up = await reachable(POSTGRES_URL);
 if (!up) console.warn(`[heddle] PostgreSQL is not reachable at ${POSTGRES_URL}: the PostgreSQL load test skips`);
@@ -19,6 +19,7 @@ const SHARED_PER_PROCESS = 25;
 beforeAll(() => (up ? buildChild() : undefined), 60_000);
 afterAll(async () => {
   killAll();
+  removeBundle();
   if (!up) return;
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   await admin.connect();

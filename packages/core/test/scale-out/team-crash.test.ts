@@ -7,7 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentTeamManager, PostgresSessionStore, RedisTeamMailbox, type TeamMailboxMessage } from "../../src/index.js";
 import { POSTGRES_URL, REDIS_URL, reachable, runScopedName } from "../support/services.js";
-import { buildChild, type Child, killAll, startChild } from "./child-process.js";
+import { buildChild, type Child, killAll, removeBundle, startChild } from "./child-process.js";
 
 const up = (await reachable(POSTGRES_URL)) && (await reachable(REDIS_URL));
 if (!up)
@@ -22,6 +22,7 @@ const teamId = "crew";
 beforeAll(() => (up ? buildChild() : undefined), 60_000);
 afterAll(async () => {
   killAll();
+  removeBundle();
   if (!up) return;
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   await admin.connect();
