@@ -98,6 +98,7 @@ export {
   TeammateRunner,
   type TeamWorkerOptions,
   type TeamWorkerResult,
+  type TeamWorkerTeammateResult,
   type TeamWorkerTeammate,
 } from "./teams/index.js";
 // Default tools

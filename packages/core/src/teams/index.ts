@@ -31,6 +31,7 @@ export {
   type TeamWorkerOptions,
   type TeamWorkerResult,
   type TeamWorkerTeammate,
+  type TeamWorkerTeammateResult,
 } from "./team-worker.js";
 export {
   type TeammateEvent,

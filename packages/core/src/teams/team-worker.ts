@@ -26,9 +26,18 @@ export interface TeamWorkerOptions extends Omit<AgentTeamManagerOptions, "mailbo
   onEvent?: (event: TeammateEvent) => void;
 }
 
-/** How each teammate of a worker ended. */
+/** How one teammate of a worker ended: why, after how many turns in this process, and its failure if it failed. */
+export interface TeamWorkerTeammateResult {
+  agentId: string;
+  sessionId: string;
+  reason: TeammateStopReason;
+  turns: number;
+  error?: unknown;
+}
+
+/** How each teammate of a worker ended, in the order they were given. */
 export interface TeamWorkerResult {
-  teammates: Array<{ agentId: string; sessionId: string; reason: TeammateStopReason; turns: number; error?: unknown }>;
+  teammates: TeamWorkerTeammateResult[];
 }
 
 /**
@@ -60,8 +69,16 @@ export async function runTeamWorker(options: TeamWorkerOptions): Promise<TeamWor
   const stopAll = () => {
     void manager.stopAll();
   };
-  if (signal?.aborted)
-    return { teammates: runners.map(({ runner }) => ended(runner, "stopped", runner.status().turns)) };
+  const outcome = (): TeamWorkerResult => ({
+    teammates: runners.map(({ runner }) => ({
+      agentId: runner.agentId,
+      sessionId: runner.sessionId,
+      turns: runner.status().turns,
+      reason: "stopped",
+      ...results.get(runner.agentId),
+    })),
+  });
+  if (signal?.aborted) return outcome();
   signal?.addEventListener("abort", stopAll, { once: true });
   try {
     await Promise.all(
@@ -85,21 +102,5 @@ export async function runTeamWorker(options: TeamWorkerOptions): Promise<TeamWor
     signal?.removeEventListener("abort", stopAll);
     await manager.stopAll();
   }
-  return {
-    teammates: runners.map(({ runner }) => {
-      const result = results.get(runner.agentId) ?? { reason: "stopped" as const };
-      return {
-        ...ended(runner, result.reason, runner.status().turns),
-        ...(result.error !== undefined && { error: result.error }),
-      };
-    }),
-  };
-}
-
-function ended(
-  runner: { agentId: string; sessionId: string },
-  reason: TeammateStopReason,
-  turns: number,
-): { agentId: string; sessionId: string; reason: TeammateStopReason; turns: number } {
-  return { agentId: runner.agentId, sessionId: runner.sessionId, reason, turns };
+  return outcome();
 }
