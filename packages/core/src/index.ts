@@ -98,8 +98,8 @@ export {
   TeammateRunner,
   type TeamWorkerOptions,
   type TeamWorkerResult,
-  type TeamWorkerTeammateResult,
   type TeamWorkerTeammate,
+  type TeamWorkerTeammateResult,
 } from "./teams/index.js";
 // Default tools
 export { createDefaultTools, type DefaultToolsOptions, defaultToolPolicies, type ToolPreset } from "./tools/index.js";
