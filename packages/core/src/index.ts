@@ -83,6 +83,9 @@ export {
   InMemoryTeamMailbox,
   isSubagentUpdate,
   parseTeamControlMessage,
+  RedisTeamMailbox,
+  type RedisTeamMailboxOptions,
+  runTeamWorker,
   type SpawnAgentToolOptions,
   SqliteTeamMailbox,
   type SubagentUpdate,
@@ -93,6 +96,10 @@ export {
   type TeammateEvent,
   type TeammateOptions,
   TeammateRunner,
+  type TeamWorkerOptions,
+  type TeamWorkerResult,
+  type TeamWorkerTeammate,
+  type TeamWorkerTeammateResult,
 } from "./teams/index.js";
 // Default tools
 export { createDefaultTools, type DefaultToolsOptions, defaultToolPolicies, type ToolPreset } from "./tools/index.js";

@@ -27,6 +27,13 @@ export { SqliteTeamMailbox, type SqliteTeamMailboxOptions } from "./sqlite-mailb
 export { AgentTeamManager, type AgentTeamManagerOptions, type TeamListener } from "./team-manager.js";
 export { createTeamTools, type TeamToolName, type TeamToolsOptions } from "./team-tools.js";
 export {
+  runTeamWorker,
+  type TeamWorkerOptions,
+  type TeamWorkerResult,
+  type TeamWorkerTeammate,
+  type TeamWorkerTeammateResult,
+} from "./team-worker.js";
+export {
   type TeammateEvent,
   type TeammateOptions,
   TeammateRunner,
