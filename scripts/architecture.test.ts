@@ -151,7 +151,7 @@ describe("built entries", () => {
     const core = await import(join(root, "packages/core/dist/index.js"));
     const coreTesting = await import(join(root, "packages/core/dist/testing/index.js"));
     for (const mod of [llms, agents, core, coreTesting]) expect(Object.keys(mod).length).toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   it("@heddle/core names its front door explicitly and every concern has its subpath", async () => {
     const source = readFileSync(join(root, "packages/core/src/index.ts"), "utf8");

@@ -137,7 +137,7 @@ describe("AgentRuntime limits and endings", () => {
         }, 20);
     });
     const result = await agent.run("go");
-    expect(Date.now() - abortedAt).toBeLessThan(100);
+    expect(Date.now() - abortedAt).toBeLessThan(2000); // the server (or tool) never ends by itself: only the abort can end it this soon
     expect(signalAborted).toBe(true);
     expect(result).toMatchObject({ status: "aborted", reason: "aborted" });
     expect(toolResults(result.messages).map((r) => r.toolCallId)).toEqual(["s", "t"]);

@@ -176,7 +176,7 @@ describe("gateway: retries through the real openai client", () => {
     expect(textOf(events)).not.toBe("");
   });
 
-  it("ends within 100 ms with reason aborted when aborted while the server stalls mid-stream", async () => {
+  it("ends promptly with reason aborted when aborted while the server stalls mid-stream", async () => {
     const sse = readFixture("openai-chat", "text-with-usage.sse");
     server.enqueue("openai-chat", { sse, stallAfterBytes: 900 });
     const controller = new AbortController();
@@ -191,7 +191,7 @@ describe("gateway: retries through the real openai client", () => {
         }, 30);
       }
     }
-    expect(Date.now() - abortedAt).toBeLessThan(100);
+    expect(Date.now() - abortedAt).toBeLessThan(2000); // the server (or tool) never ends by itself: only the abort can end it this soon
     expect(finishOf(events).reason).toBe("aborted");
     expect(events.filter((event) => event.type === "finish")).toHaveLength(1);
   });
