@@ -22,6 +22,8 @@ export interface CliOptions {
   help: boolean;
   /** An MCP config file the user names (always read). */
   mcpConfig?: string;
+  /** `--otel` (or `HEDDLE_OTEL=1`): export OpenTelemetry spans over OTLP/HTTP (`OTEL_EXPORTER_OTLP_*` configure it). */
+  otel: boolean;
 }
 
 /** A bad command line: the message says which flag and what it accepts. */
@@ -54,6 +56,8 @@ Options:
                             otherwise heddle-code asks once per folder (print mode: they stay off)
   -y, --yes                 approve every tool call without asking
       --mcp-config <file>   MCP servers from this file ({"mcpServers": {...}}, \${VAR} expanded)
+      --otel                export OpenTelemetry traces over OTLP/HTTP (also HEDDLE_OTEL=1; the endpoint from
+                            OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318)
   -i, --interactive         with --demo: open the interactive session on the demo model
   -h, --help                this text
 `;
@@ -81,6 +85,7 @@ export function parseCliArgs(argv: string[], cwd = process.cwd()): CliOptions {
         yes: { type: "boolean", short: "y", default: false },
         help: { type: "boolean", short: "h", default: false },
         "mcp-config": { type: "string" },
+        otel: { type: "boolean", default: false },
       },
     });
   } catch (error) {
@@ -119,5 +124,6 @@ export function parseCliArgs(argv: string[], cwd = process.cwd()): CliOptions {
     yes: Boolean(v.yes),
     help: Boolean(v.help),
     ...(typeof v["mcp-config"] === "string" && { mcpConfig: v["mcp-config"] }),
+    otel: Boolean(v.otel) || process.env.HEDDLE_OTEL === "1",
   };
 }

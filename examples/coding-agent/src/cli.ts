@@ -7,6 +7,7 @@ import { createDemoModel, DEMO_TASK } from "./demo-model.js";
 import { openStore, startSession } from "./host.js";
 import { runInteractive } from "./interactive.js";
 import { connectHostMcp, mcpConfigSources } from "./mcp.js";
+import { startTelemetry } from "./otel.js";
 import { runTask } from "./print-mode.js";
 import { NoModelError, resolveModel } from "./provider.js";
 import { TerminalRenderer } from "./render.js";
@@ -60,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
   if (mcpSources.untrustedWorkspaceConfig)
     notice(`${mcpSources.untrustedWorkspaceConfig} not loaded: the folder is not trusted (run with --trust)`);
   const mcp = await connectHostMcp(mcpSources, (change) => notice(change.message));
+  const otel = options.otel ? await startTelemetry() : undefined;
   const store = openStore(workspaceRoot);
   try {
     if (options.print !== undefined || (options.demo && !options.interactive)) {
@@ -71,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
           preset: options.preset,
           ...(options.maxBudgetUsd !== undefined && { maxBudgetUsd: options.maxBudgetUsd }),
           ...(mcp && { mcp }),
+          ...(otel && { telemetry: otel.telemetry }),
           // Print mode has no one to ask: only --yes (or the preset's auto-approval) lets a call run, and only
           // --trust (or an earlier yes) lets the folder's hooks run.
           ...(options.yes && { approve: async () => ({ approved: true }) }),
@@ -102,11 +105,13 @@ async function main(argv: string[]): Promise<number> {
       store,
       renderer,
       ...(mcp && { mcp }),
+      ...(otel && { telemetry: otel.telemetry }),
       mcpSources,
     });
   } finally {
     await store.close();
     await mcp?.close();
+    await otel?.shutdown();
   }
 }
 

@@ -1,3 +1,4 @@
+import type { AgentTelemetryOptions } from "@heddle/agents";
 import {
   createDefaultTools,
   createSession,
@@ -29,6 +30,8 @@ export interface HostConfig {
   trustProject?: () => Promise<boolean>;
   /** MCP servers whose tools join the built-in ones at each turn (asking first, like any unlisted tool). */
   mcp?: McpConnection;
+  /** OpenTelemetry spans for every turn (`--otel`). */
+  telemetry?: AgentTelemetryOptions;
 }
 
 export function systemPrompt(workspaceRoot: string): string {
@@ -80,6 +83,7 @@ export async function startSession(
     },
     requestToolApproval,
     ...(config.maxBudgetUsd !== undefined && { maxBudgetUsd: config.maxBudgetUsd }),
+    ...(config.telemetry && { telemetry: config.telemetry }),
   };
   if (resumeId) return openSession({ ...options, id: resumeId });
   return createSession(options);

@@ -1,5 +1,6 @@
 import { emitKeypressEvents } from "node:readline";
 import { createInterface, type Interface } from "node:readline/promises";
+import type { AgentTelemetryOptions } from "@heddle/agents";
 import type { McpConnection, SessionRuntime, SqliteSessionStore } from "@heddle/core";
 import type { AgentModel, ToolApprovalDecision, ToolApprovalRequest } from "@heddle/shared";
 import type { CliOptions } from "./args.js";
@@ -19,6 +20,7 @@ export interface InteractiveContext {
   renderer: TerminalRenderer;
   mcp?: McpConnection;
   mcpSources?: McpConfigSources;
+  telemetry?: AgentTelemetryOptions;
 }
 
 /** The state slash commands act on. */
@@ -75,6 +77,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     model: context.model,
     preset: context.options.preset,
     ...(context.options.maxBudgetUsd !== undefined && { maxBudgetUsd: context.options.maxBudgetUsd }),
+    ...(context.telemetry && { telemetry: context.telemetry }),
     approve: context.options.yes ? async () => ({ approved: true }) : approve,
     askUser: (question) => ask(rl, renderer.cyan(`? ${question}\n> `)),
     trustProject: () =>

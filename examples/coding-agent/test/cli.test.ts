@@ -1,5 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -119,6 +121,57 @@ describe("heddle-code command line", () => {
       expect(server.requests[0]).toMatchObject({ path: "/v1/chat/completions", body: { model: "my-local-model" } });
       expect(status).toBe(0);
     } finally {
+      await server.close();
+    }
+  });
+
+  it("--otel exports the run's spans over OTLP/HTTP to the endpoint the environment names", async () => {
+    const server = await startMockProviderServer();
+    const received: Array<{ path: string; body: string }> = [];
+    const collector = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => (body += chunk));
+      request.on("end", () => {
+        received.push({ path: request.url ?? "", body });
+        response.writeHead(200, { "content-type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve));
+    const { port } = collector.address() as AddressInfo;
+    try {
+      server.enqueue("openai-chat", {
+        events: [
+          { choices: [{ index: 0, delta: { role: "assistant", content: "Traced." } }] },
+          {
+            choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+            usage: { prompt_tokens: 5, completion_tokens: 2 },
+          },
+        ],
+      });
+      const { status, stdout } = await runAsync(
+        [
+          "-p",
+          "hi",
+          "--otel",
+          "--base-url",
+          server.baseUrl("openai-chat"),
+          "--model",
+          "m",
+          "--cwd",
+          join(scratch, "otel"),
+        ],
+        { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` },
+      );
+      expect(stdout).toContain("Traced.");
+      expect(status).toBe(0);
+      // The spans were flushed before exit: one export with the run and its model call.
+      const traces = received.filter((r) => r.path === "/v1/traces");
+      expect(traces.length).toBeGreaterThan(0);
+      const all = traces.map((t) => t.body).join("\n");
+      expect(all).toContain("invoke_agent");
+      expect(all).toContain("chat m");
+    } finally {
+      collector.close();
       await server.close();
     }
   });
