@@ -6,14 +6,20 @@ import {
   SessionExistsError,
   SessionNotFoundError,
   SessionStoreClosedError,
-  SessionStoreError,
 } from "./errors.js";
 import {
-  POSTGRES_SESSION_MIGRATIONS,
-  POSTGRES_SESSION_SCHEMA_VERSION,
-  quoteSchema,
-  SCHEMA_NAME,
-} from "./postgres-schema.js";
+  type Isolation,
+  inTransaction,
+  migrateSchema,
+  openPgPool,
+  type PgClientLike,
+  type PgPoolLike,
+  withClient,
+} from "./postgres-pool.js";
+import { quoteSchema, SCHEMA_NAME } from "./postgres-schema.js";
+
+export type { PgClientLike, PgPoolLike } from "./postgres-pool.js";
+
 import type { SessionRow } from "./sqlite-statements.js";
 import { toRecord } from "./sqlite-statements.js";
 import {
@@ -28,18 +34,6 @@ import {
   type StoredMessage,
   type WorkingContext,
 } from "./store.js";
-
-/** The part of a `pg` client the store uses; a `pg.PoolClient` fits. */
-export interface PgClientLike {
-  query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
-  release(error?: Error | boolean): void;
-}
-
-/** The part of a `pg.Pool` the store uses. */
-export interface PgPoolLike {
-  connect(): Promise<PgClientLike>;
-  end(): Promise<void>;
-}
 
 export interface PostgresSessionStoreOptions {
   /** A `postgres://` URL; the store opens (and on `close()` ends) its own `pg` pool. */
@@ -378,86 +372,20 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async #open(): Promise<PgPoolLike> {
-    let pool = this.#options.pool;
-    if (!pool) {
-      let pg: { default?: { Pool: new (config: object) => PgPoolLike }; Pool?: new (config: object) => PgPoolLike };
-      try {
-        pg = await import("pg");
-      } catch (error) {
-        throw new SessionStoreError(
-          "invalid_input",
-          `PostgresSessionStore needs the "pg" package: npm install pg (${(error as Error).message})`,
-        );
-      }
-      const Pool = pg.default?.Pool ?? pg.Pool!;
-      pool = new Pool({ connectionString: this.#options.connectionString, max: this.#options.maxConnections ?? 10 });
-    }
-    await this.#migrate(pool);
+    const pool =
+      this.#options.pool ?? (await openPgPool(this.#options.connectionString!, this.#options.maxConnections));
+    await migrateSchema(pool, this.schema, this.#q);
     return pool;
   }
 
-  async #migrate(pool: PgPoolLike): Promise<void> {
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
-      // One migrator per schema at a time, across every process and host; released at COMMIT.
-      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`heddle.sessions.${this.schema}`]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.#q}`);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${this.#q}.schema_migrations
-           (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`,
-      );
-      const found = await client.query(`SELECT MAX(version) AS version FROM ${this.#q}.schema_migrations`);
-      const current = Number(found.rows[0]?.version ?? 0);
-      if (current > POSTGRES_SESSION_SCHEMA_VERSION)
-        throw new SessionStoreError(
-          "invalid_input",
-          `Schema ${this.schema} has session schema version ${current}, newer than this Heddle supports (${POSTGRES_SESSION_SCHEMA_VERSION}); upgrade @heddle/core.`,
-        );
-      for (const migration of POSTGRES_SESSION_MIGRATIONS) {
-        if (migration.version <= current) continue;
-        await client.query(migration.sql.replaceAll("$SCHEMA", this.#q));
-        await client.query(`INSERT INTO ${this.#q}.schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`, [
-          migration.version,
-          migration.name,
-          Date.now(),
-        ]);
-      }
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
-
   /** Runs `work` in one transaction on one connection; any error rolls it back. */
-  async #tx<T>(work: (client: PgClientLike) => Promise<T>, isolation = "READ COMMITTED"): Promise<T> {
-    const pool = await this.#connect();
-    const client = await pool.connect();
-    try {
-      await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+  async #tx<T>(work: (client: PgClientLike) => Promise<T>, isolation?: Isolation): Promise<T> {
+    return inTransaction(await this.#connect(), work, isolation);
   }
 
   /** A single read; one statement needs no transaction of its own. */
   async #read<T>(work: (client: PgClientLike) => Promise<T>): Promise<T> {
-    const pool = await this.#connect();
-    const client = await pool.connect();
-    try {
-      return await work(client);
-    } finally {
-      client.release();
-    }
+    return withClient(await this.#connect(), work);
   }
 
   async #session(client: PgClientLike, sessionId: string): Promise<SessionRow> {
