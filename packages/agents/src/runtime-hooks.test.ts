@@ -1,5 +1,5 @@
 import { createScriptedModel } from "@heddle/llms/testing";
-import type { AgentPlugin, AgentTool } from "@heddle/shared";
+import { type AgentPlugin, type AgentTool, assistantMessage, userMessage } from "@heddle/shared";
 import { describe, expect, it, vi } from "vitest";
 import { echoTool, recordEvents, toolResults } from "../test/helpers.js";
 import { AgentRuntime, isContextMessage } from "./index.js";
@@ -69,6 +69,36 @@ describe("AgentRuntime hooks", () => {
     const result = await agent.run("go");
     expect(result).toMatchObject({ status: "aborted", reason: "loop_detected" });
     expect(model.requests).toHaveLength(1);
+  });
+
+  it("beforeRun sees the history before the new input and may stop the run before any model call; afterRun gets the result", async () => {
+    const model = twoTurns();
+    const seen: string[][] = [];
+    const results: Array<{ status: string; reason: string }> = [];
+    const stopped = await new AgentRuntime({
+      model,
+      tools: [echoTool()],
+      initialMessages: [userMessage("earlier"), assistantMessage([{ type: "text", text: "noted" }])],
+      hooks: {
+        beforeRun: ({ messages }) => {
+          seen.push(messages.map((m) => m.role));
+          return { stop: true, reason: "Out of office." };
+        },
+        afterRun: ({ result }) => void results.push({ status: result.status, reason: result.reason }),
+      },
+    }).run("hello");
+    expect(model.requests).toHaveLength(0);
+    expect(seen).toEqual([["user", "assistant"]]);
+    expect(stopped).toMatchObject({ status: "aborted", reason: "hook_stop", reasonDetail: "Out of office." });
+    expect(results).toEqual([{ status: "aborted", reason: "hook_stop" }]);
+
+    const ran = await new AgentRuntime({
+      model: twoTurns(),
+      tools: [echoTool()],
+      hooks: { afterRun: ({ result }) => void results.push({ status: result.status, reason: result.reason }) },
+    }).run("hello");
+    expect(ran.outputText).toBe("done");
+    expect(results.at(-1)).toEqual({ status: "completed", reason: "end_turn" });
   });
 
   it("afterTool can replace the result", async () => {

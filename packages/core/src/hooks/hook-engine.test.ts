@@ -274,6 +274,32 @@ describe("after a tool", () => {
 });
 
 describe("with an AgentRuntime", () => {
+  it("a Stop command hook fires once when the run ends, with its reason, status and output", async () => {
+    const stop = await script(
+      "stop.sh",
+      'cat >> "$HEDDLE_PROJECT_DIR/stop.jsonl"; echo >> "$HEDDLE_PROJECT_DIR/stop.jsonl"',
+    );
+    const engine = createHookEngine({
+      workspaceRoot: root,
+      sessionId: "s1",
+      settings: { hooks: { Stop: [{ hooks: [{ type: "command", command: stop }] }] } },
+    });
+    const model = createScriptedModel([
+      { toolCalls: [{ id: "c1", name: "shell", input: { command: "ls" } }] },
+      { text: "all done" },
+    ]);
+    await createAgent({ model, tools: [shellTool([])], hooks: engine.agentHooks }).run("go");
+    const lines = (await readFile(path.join(root, "stop.jsonl"), "utf8")).trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      hook_event_name: "Stop",
+      session_id: "s1",
+      reason: "end_turn",
+      status: "completed",
+      output_text: "all done",
+    });
+  });
+
   it("a denied call does not run, a rewrite runs, and the added context reaches the next model request", async () => {
     const guard = await script(
       "guard.sh",
