@@ -52,7 +52,7 @@ function sourceFiles(dir) {
   return out;
 }
 
-const IMPORT_RE = /(?:from\s+|import\s*\(\s*|import\s+)["']([^"']+)["']/g;
+const IMPORT_RE = /(?:from\s+|import\s*\(\s*|import\s+|require\s*\(\s*)["']([^"']+)["']/g;
 
 /** Every layer violation under `root/packages/<name>/src`, as readable strings. */
 export function findLayerViolations(root) {
@@ -69,6 +69,14 @@ export function findLayerViolations(root) {
       const text = readFileSync(file, "utf8");
       for (const match of text.matchAll(IMPORT_RE)) {
         const spec = match[1];
+        // A relative path out of the package reaches another package's files, past its exports and the layer rule.
+        if (spec.startsWith(".")) {
+          const target = resolve(dirname(file), spec);
+          const own = join(root, "packages", pkg);
+          if (relative(own, target).startsWith(".."))
+            violations.push(`${relative(root, file)}: imports ${spec}, outside @heddle/${pkg}, by a relative path`);
+          continue;
+        }
         const m = /^@heddle\/([^/]+)(\/.*)?$/.exec(spec);
         if (!m) continue;
         const [, target, subpath = ""] = m;

@@ -38,6 +38,18 @@ describe("layer rule", () => {
     });
     expect(findLayerViolations(dir)).toEqual(["packages/core/src/other.ts: deep import @heddle/llms/src/catalog"]);
   });
+
+  it("sees require() and relative paths into another package", () => {
+    const dir = fakeRepo({
+      "packages/shared/src/index.ts": 'const core = require("@heddle/core");\n',
+      "packages/agents/src/index.ts": 'import { x } from "../../llms/src/catalog/index.js";\nimport "./own.js";\n',
+      "packages/agents/src/own.ts": "export const y = 1;\n",
+    });
+    expect(findLayerViolations(dir).sort()).toEqual([
+      "packages/agents/src/index.ts: imports ../../llms/src/catalog/index.js, outside @heddle/agents, by a relative path",
+      "packages/shared/src/index.ts: @heddle/shared may not import @heddle/core (layers point down)",
+    ]);
+  });
 });
 
 describe("architecture rules on the repository", () => {
@@ -151,6 +163,14 @@ describe("built entries", () => {
     const core = await import(join(root, "packages/core/dist/index.js"));
     const coreTesting = await import(join(root, "packages/core/dist/testing/index.js"));
     for (const mod of [llms, agents, core, coreTesting]) expect(Object.keys(mod).length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("every built entry exports exactly what its source does (a stale dist fails here)", async () => {
+    for (const entry of ["shared/src/index.ts", "llms/src/index.ts", "agents/src/index.ts", "core/src/index.ts"]) {
+      const source = await import(join(root, "packages", entry));
+      const built = await import(join(root, "packages", entry.replace("/src/", "/dist/").replace(/\.ts$/, ".js")));
+      expect(Object.keys(built).sort(), entry).toEqual(Object.keys(source).sort());
+    }
   }, 60_000);
 
   it("@heddle/core names its front door explicitly and every concern has its subpath", async () => {
