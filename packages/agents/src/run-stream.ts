@@ -1,4 +1,4 @@
-import type { AgentRunResult, AgentRuntimeEvent } from "@heddle/shared";
+import { type AgentRunResult, type AgentRuntimeEvent, type EventQueue, eventStream } from "@heddle/shared";
 
 /** Undelivered `tool-updated` events kept per tool call while a `stream()` consumer lags. */
 export const MAX_PENDING_UPDATES_PER_CALL = 16;
@@ -9,7 +9,7 @@ export const MAX_PENDING_UPDATES_PER_CALL = 16;
  * streams 600 MB of output to a slow consumer then holds a few chunks in memory, not all of them; the complete
  * output is in the call's `tool-finished` result, and `subscribe()` listeners still see every update.
  */
-export class RunEventQueue {
+export class RunEventQueue implements EventQueue<AgentRuntimeEvent> {
   private items: (AgentRuntimeEvent | undefined)[] = [];
   private head = 0;
   /** Per tool call, the positions in `items` of its waiting updates, oldest first. */
@@ -72,46 +72,13 @@ export interface AgentRunStream extends AsyncIterable<AgentRuntimeEvent> {
 }
 
 /**
- * Turns the run's events into an async iterable: listens with `subscribe`, starts the run, yields each event in
- * order (through a `RunEventQueue`), ends when the run settles (re-throwing its error), and calls `stopEarly` when
- * the consumer stops reading before the end.
+ * The run's events as an async iterable: shared's `eventStream` over a `RunEventQueue`, so a lagging consumer
+ * holds a bounded number of each call's `tool-updated` events.
  */
 export function runEventStream(
   subscribe: (listener: (event: AgentRuntimeEvent) => void) => () => void,
   start: () => Promise<AgentRunResult>,
   stopEarly: () => void,
 ): AsyncGenerator<AgentRuntimeEvent> & AgentRunStream {
-  const queue = new RunEventQueue();
-  let done = false;
-  let wake: (() => void) | undefined;
-  const unsubscribe = subscribe((event) => {
-    queue.push(event);
-    wake?.();
-  });
-  const result = start().finally(() => {
-    done = true;
-    unsubscribe();
-    wake?.();
-  });
-  result.catch(() => {});
-  async function* events(): AsyncGenerator<AgentRuntimeEvent> {
-    try {
-      while (true) {
-        const event = queue.shift();
-        if (event) {
-          yield event;
-          continue;
-        }
-        if (done) break;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = undefined;
-      }
-      await result;
-    } finally {
-      if (!done) stopEarly();
-    }
-  }
-  return Object.assign(events(), { result });
+  return eventStream(subscribe, start, stopEarly, new RunEventQueue());
 }

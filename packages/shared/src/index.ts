@@ -14,7 +14,7 @@ export {
   type Logger,
   silentLogger,
 } from "./errors.js";
-export { type EventStream, eventStream } from "./event-stream.js";
+export { type EventQueue, type EventStream, eventStream, FifoQueue } from "./event-stream.js";
 export { createId } from "./ids.js";
 export {
   assistantMessage,
