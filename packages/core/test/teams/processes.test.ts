@@ -4,12 +4,15 @@ import { join } from "node:path";
 import { getMessageText, getToolCalls, getToolResults } from "@heddle/shared";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SqliteSessionStore, SqliteTeamMailbox } from "../../src/index.js";
-import { buildChild, killAll, startChild } from "./child-process.js";
+import { buildChild, killAll, removeBundle, startChild } from "./child-process.js";
 
 const dir = mkdtempSync(join(tmpdir(), "heddle-team-proc-"));
 beforeAll(() => buildChild(), 60_000);
 afterEach(() => killAll());
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  removeBundle();
+});
 
 describe("SqliteTeamMailbox across processes", () => {
   it("4 processes sending to one mailbox at once: nothing lost, nothing duplicated, each in its order", async () => {
