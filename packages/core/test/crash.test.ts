@@ -1,95 +1,27 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createScriptedModel } from "@heddle/llms/testing";
 import { getMessageText, getToolResults } from "@heddle/shared";
 import Database from "better-sqlite3";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSession, SqliteSessionStore } from "../src/index.js";
+import { type Child, childScript } from "./support/child-process.js";
 
 // The child runs the real sources, bundled once with esbuild (the repo's tsconfig paths resolve @heddle/*), so
-// this test needs no prior `pnpm build`. The bundle sits under core's node_modules so better-sqlite3 resolves.
-const here = dirname(fileURLToPath(import.meta.url));
-const bundle = join(here, "..", "node_modules", ".cache", "heddle-crash", "crash-child.mjs");
+// this test needs no prior `pnpm build`.
+const { buildChild, startChild, removeBundle } = childScript(
+  fileURLToPath(new URL("./crash-child.ts", import.meta.url)),
+  { waitTimeoutMs: 15_000 },
+);
 const dir = mkdtempSync(join(tmpdir(), "heddle-crash-"));
 
-beforeAll(async () => {
-  mkdirSync(dirname(bundle), { recursive: true });
-  await build({
-    entryPoints: [join(here, "crash-child.ts")],
-    outfile: bundle,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    tsconfig: join(here, "..", "..", "..", "tsconfig.json"),
-    external: ["better-sqlite3"],
-    logLevel: "error",
-  });
-}, 60_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-interface Child {
-  process: ChildProcess;
-  lines: string[];
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
-  exited: Promise<number | null>;
-}
-
-function startChild(args: string[]): Child {
-  const child = spawn(process.execPath, [bundle, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  const lines: string[] = [];
-  const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
-  let buffer = "";
-  let stderr = "";
-  child.stderr!.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  child.stdout!.on("data", (chunk) => {
-    buffer += chunk;
-    let newline = buffer.indexOf("\n");
-    while (newline >= 0) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      lines.push(line);
-      for (const waiter of [...waiters])
-        if (waiter.pattern.test(line)) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve(line);
-        }
-      newline = buffer.indexOf("\n");
-    }
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return {
-    process: child,
-    lines,
-    exited,
-    waitFor: (pattern, timeoutMs = 15_000) =>
-      new Promise((resolve, reject) => {
-        const found = lines.find((line) => pattern.test(line));
-        if (found) return resolve(found);
-        const timer = setTimeout(
-          () => reject(new Error(`child never printed ${pattern}; stdout: ${lines.join(" | ")}; stderr: ${stderr}`)),
-          timeoutMs,
-        );
-        waiters.push({
-          pattern,
-          resolve: (line) => {
-            clearTimeout(timer);
-            resolve(line);
-          },
-        });
-        exited.then(() => {
-          if (waiters.some((w) => w.pattern === pattern))
-            setTimeout(() => reject(new Error(`child exited before ${pattern}: ${lines.join(" | ")} ${stderr}`)), 50);
-        });
-      }),
-  };
-}
+beforeAll(() => buildChild(), 60_000);
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  removeBundle();
+});
 
 async function kill(child: Child): Promise<void> {
   child.process.kill("SIGKILL");

@@ -22,7 +22,7 @@ export interface ChildScript {
  * the bundle while the repo's tsconfig paths resolve @heddle/*. One file per test file: test files run in parallel
  * workers, and two builds writing one file would race a starting child.
  */
-export function childScript(entry: string, options: { external?: string[] } = {}): ChildScript {
+export function childScript(entry: string, options: { external?: string[]; waitTimeoutMs?: number } = {}): ChildScript {
   const bundlePath = join(coreRoot, "node_modules", ".cache", "heddle-test-children", `child-${randomUUID()}.mjs`);
   let built: Promise<unknown> | undefined;
   return {
@@ -41,7 +41,7 @@ export function childScript(entry: string, options: { external?: string[] } = {}
       });
       return built;
     },
-    startChild: (args) => startBundle(bundlePath, args),
+    startChild: (args) => startBundle(bundlePath, args, options.waitTimeoutMs ?? 20_000),
     removeBundle: () => rmSync(bundlePath, { force: true }),
   };
 }
@@ -62,7 +62,7 @@ export function killAll(): void {
   running.clear();
 }
 
-function startBundle(bundlePath: string, args: string[]): Child {
+function startBundle(bundlePath: string, args: string[], defaultWaitMs: number): Child {
   const child = spawn(process.execPath, [bundlePath, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   running.add(child);
   const lines: string[] = [];
@@ -98,7 +98,7 @@ function startBundle(bundlePath: string, args: string[]): Child {
     lines,
     stderr: () => stderr,
     exited,
-    waitFor: (pattern, timeoutMs = 20_000) =>
+    waitFor: (pattern, timeoutMs = defaultWaitMs) =>
       new Promise((resolve, reject) => {
         const found = lines.find((line) => pattern.test(line));
         if (found) return resolve(found);
