@@ -7,6 +7,7 @@ import {
   SessionNotFoundError,
   SessionStoreClosedError,
 } from "./errors.js";
+import { insertCheckpoint, selectCheckpoints } from "./postgres-checkpoints.js";
 import {
   type Isolation,
   inTransaction,
@@ -303,51 +304,14 @@ export class PostgresSessionStore implements SessionStore {
   async saveFileCheckpoint(checkpoint: FileCheckpoint): Promise<void> {
     await this.#tx(async (c) => {
       await this.#lock(c, checkpoint.sessionId);
-      // A checkpoint for a message not stored yet sorts after everything written so far.
-      const seq = await c.query(
-        `SELECT COALESCE((SELECT seq FROM ${this.#q}.messages WHERE session_id = $1 AND id = $2),
-                         (SELECT MAX(seq) FROM ${this.#q}.messages WHERE session_id = $1), 0) AS seq`,
-        [checkpoint.sessionId, checkpoint.messageId],
-      );
-      await c.query(
-        `INSERT INTO ${this.#q}.file_checkpoints (session_id, message_id, message_seq, path, existed, content, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [
-          checkpoint.sessionId,
-          checkpoint.messageId,
-          Number(seq.rows[0].seq),
-          checkpoint.path,
-          checkpoint.content !== null,
-          checkpoint.content === null ? null : Buffer.from(checkpoint.content),
-          checkpoint.createdAt,
-        ],
-      );
+      await insertCheckpoint(c, this.#q, checkpoint);
     });
   }
 
   async listFileCheckpoints(sessionId: string, options: { afterMessageId?: string } = {}): Promise<FileCheckpoint[]> {
     return this.#read(async (c) => {
       await this.#session(c, sessionId);
-      let after = -1;
-      if (options.afterMessageId !== undefined) {
-        const found = await c.query(`SELECT seq FROM ${this.#q}.messages WHERE session_id = $1 AND id = $2`, [
-          sessionId,
-          options.afterMessageId,
-        ]);
-        if (!found.rows[0]) throw new MessageNotFoundError(sessionId, options.afterMessageId);
-        after = Number(found.rows[0].seq);
-      }
-      const rows = await c.query(
-        `SELECT * FROM ${this.#q}.file_checkpoints WHERE session_id = $1 AND message_seq > $2 ORDER BY seq`,
-        [sessionId, after],
-      );
-      return rows.rows.map((r) => ({
-        sessionId,
-        messageId: r.message_id,
-        path: r.path,
-        content: r.existed ? new Uint8Array(r.content ?? new Uint8Array(0)) : null,
-        createdAt: Number(r.created_at),
-      }));
+      return selectCheckpoints(c, this.#q, sessionId, options.afterMessageId);
     });
   }
 
