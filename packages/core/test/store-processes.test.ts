@@ -34,8 +34,14 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function startChild(args: string[], as?: { uid: number; gid: number }) {
-  const child = spawn(process.execPath, [bundle, ...args], { stdio: ["pipe", "pipe", "pipe"], ...as });
+function startChild(args: string[], readOnly?: string) {
+  // Root ignores file modes, so as root the child runs in bubblewrap with `readOnly` mounted read-only (a user
+  // switch would need every folder above the checkout to be open to that user, which a CI clone may not be).
+  const command =
+    readOnly === undefined
+      ? [process.execPath, bundle, ...args]
+      : ["bwrap", "--dev-bind", "/", "/", "--ro-bind", readOnly, readOnly, "--", process.execPath, bundle, ...args];
+  const child = spawn(command[0]!, command.slice(1), { stdio: ["pipe", "pipe", "pipe"] });
   children.push(child);
   const lines: string[] = [];
   const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
@@ -112,7 +118,7 @@ describe("two processes appending to one session", () => {
 
 describe("a read-only session database", () => {
   it("is a database_read_only error naming the file, not a raw SqliteError", async () => {
-    // Root ignores file modes, so as root the child runs as "nobody"; anyone else is bound by chmod already.
+    // Root ignores file modes: as root the folder is also mounted read-only for the child; others are bound by chmod.
     const asRoot = process.getuid?.() === 0;
     const folder = join(dir, "read-only");
     mkdirSync(folder);
@@ -122,8 +128,7 @@ describe("a read-only session database", () => {
     await setup.close();
     chmodSync(path, 0o444);
     chmodSync(folder, 0o555);
-    if (asRoot) chmodSync(dir, 0o755);
-    const child = startChild(["write", path], asRoot ? { uid: 65534, gid: 65534 } : undefined);
+    const child = startChild(["write", path], asRoot ? folder : undefined);
     const line = await child.waitFor(/^(OK|FAILED)/);
     await child.exited;
     chmodSync(folder, 0o755);

@@ -1,3 +1,5 @@
+import { accessSync, constants, existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { SessionStoreError, type SessionStoreErrorCode } from "./errors.js";
 
 /**
@@ -33,7 +35,14 @@ export function databaseError(error: unknown, path: string): unknown {
         "created in its place) or restore it from a backup.",
       error,
     );
-  if (code.startsWith("SQLITE_READONLY") || code === "EACCES" || code === "EPERM" || code === "EROFS")
+  if (
+    code.startsWith("SQLITE_READONLY") ||
+    code === "EACCES" ||
+    code === "EPERM" ||
+    code === "EROFS" ||
+    // SQLite cannot open a WAL database whose folder is read-only (it must create -wal and -shm beside it).
+    (code === "SQLITE_CANTOPEN" && existsSync(path) && !writable(path))
+  )
     return new SessionDatabaseError(
       "database_read_only",
       path,
@@ -49,4 +58,15 @@ export function databaseError(error: unknown, path: string): unknown {
       error,
     );
   return error;
+}
+
+/** Whether this process may write the file and its folder (a read-only mount says no even to root). */
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    accessSync(dirname(path), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
