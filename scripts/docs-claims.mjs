@@ -153,4 +153,3 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   console.log(`docs-claims: ${references.length} references in ${files.size} files, ${problems.length} problem(s)`);
   process.exitCode = problems.length ? 1 : 0;
 }
-

@@ -23,7 +23,10 @@ describe("docs claims", () => {
   };
 
   it("reports a missing file, a missing title, an ambiguous name; accepts template titles and folder-relative paths", () => {
-    write("packages/a/src/guard.test.ts", 'it("refuses a path outside", () => {});\nit(`runs with ${preset}`, () => {});\n');
+    write(
+      "packages/a/src/guard.test.ts",
+      'it("refuses a path outside", () => {});\nit(`runs with $' + "{preset}`, () => {});\n",
+    );
     write("packages/b/src/guard.test.ts", 'it("other", () => {});\n');
     write("examples/x/test/cli.test.ts", 'it("prints help", () => {});\n');
     write("bench/floor.bench.mjs", "// a benchmark\n");
