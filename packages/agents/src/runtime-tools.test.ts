@@ -131,6 +131,28 @@ describe("AgentRuntime tool calls", () => {
     expect(second).toMatchObject({ isError: true, output: 'Tool "flaky" failed (after 3 attempts): try 6' });
   });
 
+  it("does not retry a tool that timed out, even with maxRetries", async () => {
+    let calls = 0;
+    const hangs: AgentTool = {
+      name: "hangs",
+      description: "",
+      inputSchema: { type: "object" },
+      timeoutMs: 30,
+      maxRetries: 3,
+      execute: () => {
+        calls++;
+        return new Promise(() => {});
+      },
+    };
+    const model = createScriptedModel([{ toolCalls: [{ name: "hangs", input: {} }] }, { text: "end" }]);
+    const result = await new AgentRuntime({ model, tools: [hangs] }).run("go");
+    expect(calls).toBe(1);
+    expect(toolResults(result.messages)[0]).toMatchObject({
+      isError: true,
+      output: expect.stringContaining("timed out"),
+    });
+  });
+
   it("runs parallel tools within the bound and reports results in call order", async () => {
     let inFlight = 0;
     let maxInFlight = 0;
