@@ -184,6 +184,26 @@ describe("AgentRuntime tool calls", () => {
     expect(finishOrder).not.toEqual(["c0", "c1", "c2", "c3", "c4"]);
   });
 
+  it("asks for approval one call at a time even when tools run in parallel", async () => {
+    let asking = 0;
+    let maxAsking = 0;
+    const calls = Array.from({ length: 4 }, (_, i) => ({ id: `c${i}`, name: "echo", input: { text: `${i}` } }));
+    const model = createScriptedModel([{ toolCalls: calls }, { text: "ok" }]);
+    const result = await new AgentRuntime({
+      model,
+      tools: [echoTool()],
+      toolExecution: "parallel",
+      requestToolApproval: async () => {
+        maxAsking = Math.max(maxAsking, ++asking);
+        await sleep(10);
+        asking--;
+        return { approved: true };
+      },
+    }).run("go");
+    expect(toolResults(result.messages).map((r) => r.output)).toEqual(["echo: 0", "echo: 1", "echo: 2", "echo: 3"]);
+    expect(maxAsking).toBe(1);
+  });
+
   it("records a denied approval and hands an approved updatedInput to the tool", async () => {
     const seen: unknown[] = [];
     const model = createScriptedModel([
