@@ -98,3 +98,12 @@ it("the JS search skips files over 1 MiB", async () => {
   await writeFile(path.join(root, "small.txt"), "needle\n");
   expect(await runTool(search, { pattern: "needle" })).toBe("small.txt:1:needle");
 });
+
+it("a search still running after search.timeoutMs stops with code timeout", async () => {
+  for (let i = 0; i < 500; i++) await writeFile(path.join(root, `f${i}.txt`), "haystack\n".repeat(200));
+  const search = findTool(
+    createDefaultTools({ workspaceRoot: root, preset: "read-only", search: { ripgrep: false, timeoutMs: 1 } }),
+    "search",
+  );
+  await expect(runTool(search, { pattern: "needle" })).rejects.toMatchObject({ code: "timeout" });
+});
