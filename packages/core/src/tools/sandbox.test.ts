@@ -106,7 +106,10 @@ describe("bash in the bubblewrap sandbox", () => {
 
   it("builds a read-only root with the workspace writable", () => {
     const args = bwrapArgs({ workspaceRoot: root, network: "none" });
-    expect(args).toEqual(expect.arrayContaining(["--unshare-pid", "--die-with-parent", "--unshare-net"]));
+    expect(args).toEqual(
+      expect.arrayContaining(["--unshare-pid", "--die-with-parent", "--unshare-net", "--new-session"]),
+    );
+    expect(args.join(" ")).toContain("--dev /dev");
     expect(args.join(" ")).toContain(`--ro-bind / /`);
     expect(args.join(" ")).toContain(`--bind ${root} ${root}`);
   });
