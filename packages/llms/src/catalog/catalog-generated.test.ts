@@ -74,7 +74,8 @@ describe("generated catalog", () => {
     expect(catalogModel("openai", "o1")).toMatchObject({ contextWindow: 200_000, maxOutputTokens: 100_000 });
     expect(catalogModel("openai", "gpt-4o")?.maxOutputTokens).toBe(16_384);
     expect(catalogModel("gemini", "gemini-3.1-pro-preview")?.contextWindow).toBe(1_048_576);
-    for (const id of ["o1-mini", "o1-preview", "o3-mini"]) expect(catalogModel("openai", id)?.supports.images, id).toBe(false);
+    for (const id of ["o1-mini", "o1-preview", "o3-mini"])
+      expect(catalogModel("openai", id)?.supports.images, id).toBe(false);
     for (const id of ["o3-deep-research", "o4-mini-deep-research"])
       expect(catalogModel("openai", id)?.supports, id).toMatchObject({ reasoning: true, tools: false });
     expect(catalogModel("openai", "gpt-5")?.pricing?.cacheRead).toBeGreaterThan(0);
