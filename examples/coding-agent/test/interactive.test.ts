@@ -74,15 +74,17 @@ function cliPid(target: string): number {
   return cliProc.pid;
 }
 /**
- * While the slow bash call runs: every process the CLI has started, once an exact `sleep 30` in the demo
- * workspace is among them (so a later "all gone" cannot pass because nothing was found).
+ * While the slow bash call runs: its processes, the shell the CLI started for it and everything below that shell,
+ * once an exact `sleep 30` in the demo workspace is among them (so a later "all gone" cannot pass because nothing
+ * was found).
  */
 async function slowCommandProcesses(cliProcess: number, workspace: string): Promise<Proc[]> {
   const start = Date.now();
   for (;;) {
     const procs = descendants(cliProcess);
-    const sleep = procs.find((p) => p.argv.join(" ") === "sleep 30" && p.cwd === workspace);
-    if (sleep) return procs;
+    let shell = procs.find((p) => p.argv.join(" ") === "sleep 30" && p.cwd === workspace);
+    while (shell && shell.ppid !== cliProcess) shell = procs.find((p) => p.pid === shell!.ppid);
+    if (shell) return [shell, ...descendants(shell.pid)];
     if (Date.now() - start > 10_000)
       throw new Error(`no \`sleep 30\` in ${workspace} below the CLI: ${JSON.stringify(procs)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
