@@ -61,7 +61,7 @@ export function extractReferences(markdown, file) {
       const titles = [];
       // A title may wrap onto the next lines of its paragraph: read on until a blank line.
       let rest = text.slice(match.index + match[0].length);
-      for (let next = index + 1; next < lines.length && next <= index + 4 && lines[next].trim() !== ""; next++)
+      for (let next = index + 1; next < lines.length && lines[next].trim() !== ""; next++)
         rest += ` ${lines[next].trim()}`;
       const arrow = /^\s*›\s*/.exec(rest);
       if (arrow) {
