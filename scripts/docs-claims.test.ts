@@ -42,6 +42,13 @@ describe("docs claims", () => {
         '  outside" and "refuses a wrapped', // the second title wraps too, and is not in the file
         '  path".',
         "",
+        'Long: `packages/a/src/guard.test.ts` › "refuses a path outside" /',
+        '  "refuses a path outside" /',
+        '  "refuses a path outside" /',
+        '  "refuses a path outside" /',
+        '  "refuses a path outside" /',
+        '  "refuses a path far down the paragraph".',
+        '',
         'Unclosed: `packages/a/src/guard.test.ts` › "refuses a path outside',
         "",
       ].join("\n"),
@@ -56,7 +63,8 @@ describe("docs claims", () => {
       "docs/page.md:4: no test or benchmark matches `packages/a/src/gone.test.ts`",
       'docs/page.md:4: no test "refuses nothing" in packages/a/src/guard.test.ts',
       'docs/page.md:8: no test "refuses a wrapped path" in packages/a/src/guard.test.ts',
-      "docs/page.md:12: a quoted test title that never closes",
+      'docs/page.md:12: no test "refuses a path far down the paragraph" in packages/a/src/guard.test.ts',
+      "docs/page.md:19: a quoted test title that never closes",
       "docs/other.md:1: `guard.test.ts` is ambiguous (packages/a/src/guard.test.ts, packages/b/src/guard.test.ts): give its path",
     ]);
   });
