@@ -5,7 +5,9 @@
 //   pairs:   {clients: [floor, other], pairs, warmups} -> per pair, CPU and wall ms of each whole loop; the two
 //            run back to back, taking turns at going first, so load drift hits both sides of a pair
 //   batch:   {client, agents} -> a warm-up batch a tenth the size, then `agents` loops at once: CPU, wall, peak RSS
-//   first:   {client} -> the clock starts before the client's import: import + construct + one whole loop
+//   first:   {client, warm?} -> the clock starts before the client's import: import + construct + one whole loop;
+//            with `warm`, the host's warm-up (./warm-up.mjs: the vendor client, for Heddle `gateway.warmUp`) runs
+//            first, before the clock
 //   profile: {client, warmups, loops, profilePath} -> warm-up loops, then `loops` loops under V8's CPU profiler,
 //            the profile written to profilePath (the .cpuprofile format of `node --cpu-prof`)
 // Replies with one message: {ok: true, runs, ...} or {ok: false, error}.
@@ -71,6 +73,10 @@ async function batch() {
 }
 
 async function first() {
+  if (job.warm) {
+    const { warmUps } = await import("./warm-up.mjs");
+    await warmUps[job.client](job.family);
+  }
   const sample = await measure(async () => {
     const run = await load(job.client);
     return run(loopOptions);
