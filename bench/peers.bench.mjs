@@ -30,7 +30,8 @@ const only = argv
   ?.slice(7)
   .split(",");
 
-// Knobs for a busy machine: --processes=N --pairs=N (a-c), --agents=N --reps=N (d), --first-reps=N (e).
+// Knobs for a busy machine: --processes=N --pairs=N (a-c), --agents=N --reps=N --batch-pairs=N (d),
+// --first-reps=N (e).
 const knob = (name, fallback) => {
   const value = argv.find((arg) => arg.startsWith(`--${name}=`));
   return value ? Number(value.slice(name.length + 3)) : fallback;
@@ -47,6 +48,7 @@ const SHORT = {
   turns: quick ? 4 : 10,
   agents: knob("agents", quick ? 10 : 100),
   reps: knob("reps", quick ? 1 : 3),
+  batchPairs: knob("batch-pairs", quick ? 1 : 2),
   firstReps: knob("first-reps", quick ? 1 : 5),
 };
 const PROFILE_LOOPS = quick ? 2 : 6;
@@ -114,23 +116,44 @@ async function loopScenario(server, family) {
   return row;
 }
 
-/** d: per repetition, one process per client (floor first or last in turn), `agents` loops at once. */
+/**
+ * d: per repetition, for peak RSS one process per client alone (floor first or last in turn), `agents` loops at
+ * once; for CPU one process per peer where floor and peer batches of `agents` loops take turns (like a-c's pairs,
+ * so load drift hits both sides of a pair): the ratio is the median over all batch pairs.
+ */
 async function manyScenario(server) {
-  const clients = ["floor", ...peersFor("chat").map((peer) => peer.client)];
-  const samples = Object.fromEntries(clients.map((client) => [client, []]));
+  const peers = peersFor("chat");
+  const clients = ["floor", ...peers.map((peer) => peer.client)];
+  const rss = Object.fromEntries(clients.map((client) => [client, []]));
+  const ratios = Object.fromEntries(peers.map((peer) => [peer.client, []]));
+  const floorCpu = [];
   for (let rep = 0; rep < SHORT.reps; rep++) {
     for (const client of rep % 2 === 0 ? clients : [...clients].reverse()) {
-      samples[client].push(await measured(server, { kind: "batch", family: "chat", client, agents: SHORT.agents }));
+      const reply = await measured(server, { kind: "batch", family: "chat", client, agents: SHORT.agents });
+      rss[client].push(reply.peakRssMb);
+    }
+    for (const peer of peers) {
+      const reply = await measured(server, {
+        kind: "batchPairs",
+        family: "chat",
+        clients: ["floor", peer.client],
+        agents: SHORT.agents,
+        pairs: SHORT.batchPairs,
+      });
+      for (const { floor, other } of reply.samples) {
+        ratios[peer.client].push(other.cpu / floor.cpu);
+        floorCpu.push(floor.cpu);
+      }
     }
   }
   const row = { scenario: "many", cells: {}, rss: {} };
-  for (const peer of peersFor("chat")) {
-    row.cells[peer.label] = spread(samples[peer.client].map((s, rep) => s.cpu / samples.floor[rep].cpu));
-    row.rss[peer.label] = spread(samples[peer.client].map((s) => s.peakRssMb));
+  for (const peer of peers) {
+    row.cells[peer.label] = spread(ratios[peer.client]);
+    row.rss[peer.label] = spread(rss[peer.client]);
   }
-  row.rss.floor = spread(samples.floor.map((s) => s.peakRssMb));
-  const floorCpu = spread(samples.floor.map((s) => s.cpu)).median;
-  row.floorText = `${fixed(floorCpu / (SHORT.agents * SHORT.turns))} ms CPU/turn, ${fixed(row.rss.floor.median, 0)} MB peak RSS`;
+  row.rss.floor = spread(rss.floor);
+  const perTurn = spread(floorCpu).median / (SHORT.agents * SHORT.turns);
+  row.floorText = `${fixed(perTurn)} ms CPU/turn, ${fixed(row.rss.floor.median, 0)} MB peak RSS`;
   return row;
 }
 
@@ -221,7 +244,7 @@ console.log(
 console.log(
   `loops: ${CONFIG.turns} turns, ${CONFIG.argumentBytes} B of tool arguments in ${CONFIG.fragments} pieces; ` +
     `${CONFIG.processes} processes x ${CONFIG.pairs} pairs per peer; many: ${SHORT.agents} agents x ${SHORT.turns} ` +
-    `turns, ${SHORT.reps} process rounds; first run: ${SHORT.turns} turns, ${SHORT.firstReps} process rounds`,
+    `turns, ${SHORT.reps} rounds (${SHORT.batchPairs} batch pairs each); first run: ${SHORT.turns} turns, ${SHORT.firstReps} process rounds`,
 );
 const { createGateway } = await import("@heddle/llms");
 const hasWarmUp = typeof createGateway().warmUp === "function";

@@ -44,7 +44,12 @@ async function piped(items: string[], fused: boolean, throwAt?: number) {
   const { stream, log } = family(items, throwAt);
   expect(await stream.next()).toEqual({ done: false, value: items[0] });
   // Not a `mapStream` any more (a plain delegating iterator): the stage runs as a `mapStream` of its own.
-  const source = fused ? stream : { next: () => stream.next(), return: () => stream.return() };
+  const source = fused
+    ? stream
+    : {
+        next: () => stream.next(),
+        return: () => stream.return?.() ?? Promise.resolve({ done: true as const, value: undefined }),
+      };
   const result = pipeStage(source, stage);
   expect(result === stream).toBe(fused);
   return { result, log };
