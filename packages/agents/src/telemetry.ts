@@ -14,7 +14,7 @@ let loadingOtel: Promise<OtelApi> | undefined;
 
 /**
  * Loads `@opentelemetry/api` for the first run that asks for telemetry, so a host without telemetry never imports
- * it (it is a quarter of `@heddle/agents`' import time). A failed import is tried again by the next run.
+ * it at startup. A failed import is tried again by the next run.
  */
 export function loadTelemetryApi(): Promise<OtelApi> {
   loadingOtel ??= import("@opentelemetry/api").catch((error: unknown) => {
