@@ -9,7 +9,8 @@
 //   e. first:     the first run in a fresh process (import + construct + one loop), per family
 // Every run is checked: the tool ran turns-1 times with whole arguments, the final text surfaced, and the
 // server (its own process, so its CPU is not counted) saw each run reach its last turn with every tool result.
-// Usage: node --expose-gc bench/peers.bench.mjs [--quick] [--only=chat,anthropic,...] [--profile]
+// Usage: node --expose-gc bench/peers.bench.mjs [--quick] [--only=chat,anthropic,...] [--peers=heddle,...] [--profile]
+//   --peers    only these peers (heddle, pi, ai-sdk, openai-agents) against the floor: a faster run for one of them
 //   --quick    few pairs and short loops: proves the harness end to end in about a minute; no goals checked
 //   --profile  also CPU-profile Heddle and the floor on each family and print where Heddle's extra time goes
 //   --profile-only  only the profiles (no table)
@@ -53,7 +54,14 @@ const PEERS = [
   { client: "ai-sdk", label: "ai" },
   { client: "openai-agents", label: "OpenAI Agents", families: ["chat"] },
 ];
-const peersFor = (family) => PEERS.filter((peer) => !peer.families || peer.families.includes(family));
+const onlyPeers = argv
+  .find((arg) => arg.startsWith("--peers="))
+  ?.slice(8)
+  .split(",");
+const peersFor = (family) =>
+  PEERS.filter((peer) => !peer.families || peer.families.includes(family)).filter(
+    (peer) => !onlyPeers || onlyPeers.includes(peer.client),
+  );
 const GOALS = { chat: 1.1, anthropic: 1.1, gemini: 1.1, many: 1.1, first: 1.25 };
 const LOOP_FAMILIES = ["chat", "anthropic", "gemini"];
 const wanted = (name) => !only || only.includes(name);
@@ -184,7 +192,7 @@ function printRow(row) {
 }
 
 function printTable(rows) {
-  const labels = PEERS.map((peer) => peer.label);
+  const labels = PEERS.filter((peer) => !onlyPeers || onlyPeers.includes(peer.client)).map((peer) => peer.label);
   console.log("\nCPU as a ratio to the floor (the vendor's raw client in a hand-written loop): median (min-max)");
   const header = ["scenario", ...labels, "floor"];
   const lines = [header, ...rows.map((row) => [row.scenario, ...labels.map((l) => cell(row.cells[l])), row.floorText])];

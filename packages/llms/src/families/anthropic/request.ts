@@ -90,7 +90,8 @@ export function toAnthropicBody(request: AgentModelRequest, modelId: string, inf
   else if (options.temperature !== undefined) body.temperature = options.temperature;
   if (options.stopSequences?.length) body.stop_sequences = options.stopSequences;
 
-  return { ...body, ...(options.providerOptions?.[ANTHROPIC] ?? {}) };
+  const extra = options.providerOptions?.[ANTHROPIC];
+  return extra ? Object.assign(body, extra) : body;
 }
 
 function thinkingBudget(reasoning: ReasoningOption | undefined): number | undefined {
