@@ -102,7 +102,7 @@ describe("the packed packages, installed by npm in a project outside the workspa
       expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
       if (readme.includes("agents")) expect(run.stdout).toContain("completed end_turn 2 + 3 = 5");
       if (readme.includes("core")) expect(run.stdout).toContain("You asked me to add ', world' to notes.txt.");
-    });
+    }, 60_000);
   }
 
   it("require() loads the packages on this Node; where it cannot (before 20.19), the error says ES module", () => {
@@ -121,7 +121,7 @@ describe("the packed packages, installed by npm in a project outside the workspa
     expect(old.stderr).toContain("ERR_REQUIRE_ESM");
     expect(old.stderr).toMatch(/require\(\) of ES Module .*@heddle\/agents\/dist\/index\.js .* not supported/);
     expect(old.stderr).toContain("dynamic import()");
-  });
+  }, 60_000);
 
   it("a provider whose client is not installed fails the run with vendor_sdk_missing's message: the npm i command", () => {
     const script = `
@@ -148,7 +148,7 @@ console.log(JSON.stringify(out));
       expect(command, provider).toBeDefined();
       installs[provider] = command!;
     }
-  });
+  }, 60_000);
 
   it("after the npm i the error named, the root README's Anthropic example runs against the loopback mock", async () => {
     let started = performance.now();
