@@ -1,0 +1,11 @@
+export declare const REPORT: string;
+export declare const guaranteeModules: string[];
+export interface MutationRow {
+  file: string;
+  killed: number;
+  survived: number;
+  equivalent: number;
+  score: number;
+}
+export declare function changedGuaranteeModules(changed: string[], modules: string[]): string[];
+export declare function mutationScores(report: unknown): { files: MutationRow[]; total: MutationRow };

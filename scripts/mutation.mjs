@@ -1,0 +1,106 @@
+// `pnpm mutation` (every guarantee module) and `pnpm mutation:changed` (only those changed against a base ref):
+// runs Stryker (stryker.config.mjs), then prints the project's score per file from the JSON report.
+// The score is killed / (killed + survived): a timeout counts as killed, a mutant no test covers as survived, and a
+// mutant disabled with a `// Stryker disable` comment (an equivalent, with its reason) is left out.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const REPORT = "reports/mutation/mutation.json";
+
+/** The guarantee modules (stryker.config.mjs mutates them): each one's tests must fail when its behaviour is changed. */
+export const guaranteeModules = [
+  // session write ordering and repair
+  "packages/core/src/sessions/write-queue.ts",
+  "packages/core/src/sessions/repair.ts",
+  // loop detection and the breaker
+  "packages/core/src/safety/loop-detection.ts",
+  "packages/core/src/safety/circuit-breaker.ts",
+  // the workspace guard and the file tools that write
+  "packages/core/src/tools/workspace.ts",
+  "packages/core/src/tools/edit-file.ts",
+  "packages/core/src/tools/write-file.ts",
+  // the shell process and its kill
+  "packages/core/src/process/shell-process.ts",
+  "packages/core/src/process/process-tree.ts",
+  // retries, stream assembly, tool-input parsing
+  "packages/llms/src/retry.ts",
+  "packages/llms/src/tool-call-accumulator.ts",
+  "packages/llms/src/tool-input-parse.ts",
+  "packages/agents/src/stream-assembler.ts",
+  "packages/agents/src/tool-input.ts",
+  // the mailboxes and MCP tool mapping
+  "packages/core/src/teams/memory-mailbox.ts",
+  "packages/core/src/mcp/names.ts",
+  "packages/core/src/mcp/results.ts",
+];
+
+/** The guarantee modules among `changed` (paths relative to the repository root), in the order of `modules`. */
+export function changedGuaranteeModules(changed, modules) {
+  const set = new Set(changed.map((file) => file.trim().replaceAll("\\", "/")).filter(Boolean));
+  return modules.filter((module) => set.has(module));
+}
+
+/** Per-file and total counts and score from a Stryker JSON report (mutation-testing-report-schema). */
+export function mutationScores(report) {
+  const files = [];
+  const total = { file: "all", killed: 0, survived: 0, equivalent: 0, score: 0 };
+  for (const [file, { mutants }] of Object.entries(report.files)) {
+    const row = { file, killed: 0, survived: 0, equivalent: 0, score: 0 };
+    for (const { status } of mutants) {
+      if (status === "Killed" || status === "Timeout") row.killed++;
+      else if (status === "Survived" || status === "NoCoverage") row.survived++;
+      else if (status === "Ignored") row.equivalent++;
+      // CompileError and RuntimeError are not mutants of the behaviour: Stryker leaves them out too.
+    }
+    row.score = score(row);
+    files.push(row);
+    total.killed += row.killed;
+    total.survived += row.survived;
+    total.equivalent += row.equivalent;
+  }
+  total.score = score(total);
+  return { files, total };
+}
+
+function score({ killed, survived }) {
+  return killed + survived === 0 ? 100 : Math.floor((killed / (killed + survived)) * 1000) / 10;
+}
+
+function changedFiles(base) {
+  const git = (args) => {
+    const result = spawnSync("git", args, { cwd: root, encoding: "utf8" });
+    if (result.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.trim()}`);
+    return result.stdout.split("\n");
+  };
+  // Committed on this branch since it left `base`, plus what is changed but not committed yet.
+  return [...git(["diff", "--name-only", `${base}...HEAD`]), ...git(["diff", "--name-only", "HEAD"])];
+}
+
+async function main(args) {
+  const strykerArgs = ["exec", "stryker", "run"];
+  if (args.includes("--changed")) {
+    const base = process.env.MUTATION_BASE ?? "main";
+    const modules = changedGuaranteeModules(changedFiles(base), guaranteeModules);
+    if (modules.length === 0) {
+      console.log(`mutation: no guarantee module changed against ${base}; nothing to mutate.`);
+      return 0;
+    }
+    console.log(`mutation: ${modules.length} guarantee module(s) changed against ${base}: ${modules.join(", ")}`);
+    strykerArgs.push("--mutate", modules.join(","));
+  }
+  const run = spawnSync("pnpm", strykerArgs, { cwd: root, stdio: "inherit" });
+  if (run.status !== 0) return run.status ?? 1;
+  const path = join(root, REPORT);
+  if (!existsSync(path)) return 1;
+  const { files, total } = mutationScores(JSON.parse(readFileSync(path, "utf8")));
+  console.log("\nfile | killed | survived | equivalent | score %");
+  for (const row of [...files, total]) {
+    console.log(`${row.file} | ${row.killed} | ${row.survived} | ${row.equivalent} | ${row.score}`);
+  }
+  return 0;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,42 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { mutationTests } from "../vitest.mutation.config.js";
+import { changedGuaranteeModules, guaranteeModules, mutationScores } from "./mutation.mjs";
+
+describe("pnpm mutation", () => {
+  it("mutation:changed mutates only the guarantee modules among the changed files", () => {
+    const changed = [
+      "docs/reliability.md",
+      "packages/llms/src/retry.ts",
+      "packages/llms/src/retry.test.ts",
+      "",
+      "packages/core/src/mcp/names.ts",
+    ];
+    expect(changedGuaranteeModules(changed, guaranteeModules)).toEqual([
+      "packages/llms/src/retry.ts",
+      "packages/core/src/mcp/names.ts",
+    ]);
+    expect(changedGuaranteeModules(["README.md"], guaranteeModules)).toEqual([]);
+  });
+
+  it("scores killed / (killed + survived): timeouts count as killed, uncovered as survived, equivalents are left out", () => {
+    const mutants = (...statuses: string[]) => ({ mutants: statuses.map((status) => ({ status })) });
+    const { files, total } = mutationScores({
+      files: {
+        "a.ts": mutants("Killed", "Killed", "Timeout", "Survived", "Ignored", "CompileError"),
+        "b.ts": mutants("Killed", "NoCoverage"),
+      },
+    });
+    expect(files).toEqual([
+      { file: "a.ts", killed: 3, survived: 1, equivalent: 1, score: 75 },
+      { file: "b.ts", killed: 1, survived: 1, equivalent: 0, score: 50 },
+    ]);
+    expect(total).toEqual({ file: "all", killed: 4, survived: 2, equivalent: 1, score: 66.6 });
+  });
+
+  it("every guarantee module and every mutation test file exists", () => {
+    const root = join(import.meta.dirname, "..");
+    for (const file of [...guaranteeModules, ...mutationTests]) expect(existsSync(join(root, file)), file).toBe(true);
+  });
+});
