@@ -9,6 +9,7 @@ import { workspaceAlias } from "./vitest.shared.js";
 export const mutationTests = [
   // session write ordering and repair
   "packages/core/src/sessions/write-queue.test.ts",
+  "packages/core/src/sessions/repair.test.ts",
   "packages/core/src/sessions/session-runtime.test.ts",
   "packages/core/src/sessions/stores.test.ts",
   "packages/core/src/sessions/sqlite-damage.test.ts",
