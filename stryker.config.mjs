@@ -14,8 +14,8 @@ export default {
   mutate: guaranteeModules,
   // Constants evaluated once at import (error messages, tables) would need every test per mutant: skipped.
   ignoreStatic: true,
-  // Two cores shared with other work: one mutant at a time, and the kill tests take seconds each.
-  concurrency: 1,
+  // Two test workers: the machine has two cores, and the process-kill tests spend most of their seconds waiting.
+  concurrency: 2,
   timeoutMS: 20_000,
   tempDirName: ".stryker-tmp",
   ignorePatterns: ["/examples", "/bench", "/docs", "/reports", "**/dist", "**/.turbo", "/.heddle", "/.ci"],

@@ -80,7 +80,8 @@ function changedFiles(base) {
 }
 
 async function main(args) {
-  const strykerArgs = ["exec", "stryker", "run"];
+  // Other arguments go to Stryker as they are (`pnpm mutation -- --force` re-tests every mutant).
+  const strykerArgs = ["exec", "stryker", "run", ...args.filter((arg) => arg !== "--changed")];
   if (args.includes("--changed")) {
     const base = process.env.MUTATION_BASE ?? "main";
     const modules = changedGuaranteeModules(changedFiles(base), guaranteeModules);
