@@ -79,9 +79,24 @@ function changedFiles(base) {
   return [...git(["diff", "--name-only", `${base}...HEAD`]), ...git(["diff", "--name-only", "HEAD"])];
 }
 
+/**
+ * The run inside a PID namespace of its own (bubblewrap, which the bash sandbox uses too): a mutant of the process
+ * sweep (packages/core/src/process) can turn "this command's processes" into "every process it can see", and the
+ * kill tests then signal them. In the namespace it sees only the run. Without bubblewrap the run is refused.
+ */
+export function inPidNamespace(command) {
+  const bwrap = ["/usr/bin/bwrap", "/bin/bwrap"].find((path) => existsSync(path));
+  if (!bwrap) {
+    throw new Error(
+      "mutation: bubblewrap (bwrap) is needed: mutants of the process sweep must not see the machine's processes.",
+    );
+  }
+  return [bwrap, ["--dev-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "--die-with-parent", "--", ...command]];
+}
+
 async function main(args) {
-  // Other arguments go to Stryker as they are (`pnpm mutation -- --force` re-tests every mutant).
-  const strykerArgs = ["exec", "stryker", "run", ...args.filter((arg) => arg !== "--changed")];
+  // Other arguments go to Stryker as they are (`pnpm mutation --force` re-tests every mutant).
+  const strykerArgs = ["exec", "stryker", "run", ...args.filter((arg) => arg !== "--changed" && arg !== "--")];
   if (args.includes("--changed")) {
     const base = process.env.MUTATION_BASE ?? "main";
     const modules = changedGuaranteeModules(changedFiles(base), guaranteeModules);
@@ -92,7 +107,7 @@ async function main(args) {
     console.log(`mutation: ${modules.length} guarantee module(s) changed against ${base}: ${modules.join(", ")}`);
     strykerArgs.push("--mutate", modules.join(","));
   }
-  const run = spawnSync("pnpm", strykerArgs, { cwd: root, stdio: "inherit" });
+  const run = spawnSync(...inPidNamespace(["pnpm", ...strykerArgs]), { cwd: root, stdio: "inherit" });
   if (run.status !== 0) return run.status ?? 1;
   const path = join(root, REPORT);
   if (!existsSync(path)) return 1;
