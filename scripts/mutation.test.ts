@@ -1,8 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mutationTests } from "../vitest.mutation.config.js";
-import { changedGuaranteeModules, guaranteeModules, mutationScores } from "./mutation.mjs";
+import { changedGuaranteeModules, guaranteeModules, inPidNamespace, mutationScores } from "./mutation.mjs";
 
 describe("pnpm mutation", () => {
   it("mutation:changed mutates only the guarantee modules among the changed files", () => {
@@ -38,5 +39,16 @@ describe("pnpm mutation", () => {
   it("every guarantee module and every mutation test file exists", () => {
     const root = join(import.meta.dirname, "..");
     for (const file of [...guaranteeModules, ...mutationTests]) expect(existsSync(join(root, file)), file).toBe(true);
+  });
+
+  it("runs Stryker where a mutated process sweep cannot see, so cannot signal, the machine's other processes", () => {
+    const [file, args] = inPidNamespace(["sh", "-c", "ls /proc"]);
+    const listed = spawnSync(file, args, { encoding: "utf8" });
+    expect(listed.status).toBe(0);
+    const pids = listed.stdout.split("\n").filter((name) => /^\d+$/.test(name));
+    expect(pids.length).toBeGreaterThan(0);
+    // This test's own process, outside the namespace, is not there to be signalled.
+    expect(pids).not.toContain(String(process.pid));
+    expect(pids.length).toBeLessThan(10);
   });
 });
