@@ -20,6 +20,7 @@ export const mutationTests = [
   "packages/core/src/tools/workspace.test.ts",
   "packages/core/src/tools/workspace.property.test.ts",
   "packages/core/src/tools/file-tools.test.ts",
+  "packages/core/src/tools/edit-file.test.ts",
   "packages/core/src/tools/protected-paths.test.ts",
   "packages/core/src/tools/special-files.test.ts",
   "packages/core/src/tools/process-kill.test.ts",

@@ -4,7 +4,8 @@ export interface MutationRow {
   file: string;
   killed: number;
   survived: number;
-  equivalent: number;
+  disabled: number;
+  static: number;
   score: number;
 }
 export declare function changedGuaranteeModules(changed: string[], modules: string[]): string[];

@@ -1,7 +1,8 @@
 // `pnpm mutation` (every guarantee module) and `pnpm mutation:changed` (only those changed against a base ref):
 // runs Stryker (stryker.config.mjs), then prints the project's score per file from the JSON report.
 // The score is killed / (killed + survived): a timeout counts as killed, a mutant no test covers as survived, and a
-// mutant disabled with a `// Stryker disable` comment (an equivalent, with its reason) is left out.
+// mutant disabled with a `// Stryker disable` comment (an equivalent, or one unsafe to run, each with its reason;
+// docs/mutation-equivalents.md) is left out, as is a static one (evaluated once at import; `ignoreStatic`).
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -46,20 +47,22 @@ export function changedGuaranteeModules(changed, modules) {
 /** Per-file and total counts and score from a Stryker JSON report (mutation-testing-report-schema). */
 export function mutationScores(report) {
   const files = [];
-  const total = { file: "all", killed: 0, survived: 0, equivalent: 0, score: 0 };
+  const total = { file: "all", killed: 0, survived: 0, disabled: 0, static: 0, score: 0 };
   for (const [file, { mutants }] of Object.entries(report.files)) {
-    const row = { file, killed: 0, survived: 0, equivalent: 0, score: 0 };
-    for (const { status } of mutants) {
+    const row = { file, killed: 0, survived: 0, disabled: 0, static: 0, score: 0 };
+    for (const { status, statusReason } of mutants) {
       if (status === "Killed" || status === "Timeout") row.killed++;
       else if (status === "Survived" || status === "NoCoverage") row.survived++;
-      else if (status === "Ignored") row.equivalent++;
+      else if (status === "Ignored" && statusReason?.startsWith("Static mutant")) row.static++;
+      else if (status === "Ignored") row.disabled++;
       // CompileError and RuntimeError are not mutants of the behaviour: Stryker leaves them out too.
     }
     row.score = score(row);
     files.push(row);
     total.killed += row.killed;
     total.survived += row.survived;
-    total.equivalent += row.equivalent;
+    total.disabled += row.disabled;
+    total.static += row.static;
   }
   total.score = score(total);
   return { files, total };
@@ -112,9 +115,9 @@ async function main(args) {
   const path = join(root, REPORT);
   if (!existsSync(path)) return 1;
   const { files, total } = mutationScores(JSON.parse(readFileSync(path, "utf8")));
-  console.log("\nfile | killed | survived | equivalent | score %");
+  console.log("\n| file | killed | survived | disabled | static | score % |\n| --- | --- | --- | --- | --- | --- |");
   for (const row of [...files, total]) {
-    console.log(`${row.file} | ${row.killed} | ${row.survived} | ${row.equivalent} | ${row.score}`);
+    console.log(`| ${row.file} | ${row.killed} | ${row.survived} | ${row.disabled} | ${row.static} | ${row.score} |`);
   }
   return 0;
 }

@@ -21,19 +21,24 @@ describe("pnpm mutation", () => {
     expect(changedGuaranteeModules(["README.md"], guaranteeModules)).toEqual([]);
   });
 
-  it("scores killed / (killed + survived): timeouts count as killed, uncovered as survived, equivalents are left out", () => {
-    const mutants = (...statuses: string[]) => ({ mutants: statuses.map((status) => ({ status })) });
+  it("scores killed / (killed + survived): timeouts count as killed, uncovered as survived, disabled left out", () => {
+    const mutants = (...statuses: string[]) => ({
+      mutants: statuses.map((status) => {
+        const [name, statusReason] = status.split(":");
+        return { status: name, statusReason };
+      }),
+    });
     const { files, total } = mutationScores({
       files: {
-        "a.ts": mutants("Killed", "Killed", "Timeout", "Survived", "Ignored", "CompileError"),
-        "b.ts": mutants("Killed", "NoCoverage"),
+        "a.ts": mutants("Killed", "Killed", "Timeout", "Survived", "Ignored:equivalent, because", "CompileError"),
+        "b.ts": mutants("Killed", "NoCoverage", "Ignored:Static mutant (and ignoreStatic was enabled)"),
       },
     });
     expect(files).toEqual([
-      { file: "a.ts", killed: 3, survived: 1, equivalent: 1, score: 75 },
-      { file: "b.ts", killed: 1, survived: 1, equivalent: 0, score: 50 },
+      { file: "a.ts", killed: 3, survived: 1, disabled: 1, static: 0, score: 75 },
+      { file: "b.ts", killed: 1, survived: 1, disabled: 0, static: 1, score: 50 },
     ]);
-    expect(total).toEqual({ file: "all", killed: 4, survived: 2, equivalent: 1, score: 66.6 });
+    expect(total).toEqual({ file: "all", killed: 4, survived: 2, disabled: 1, static: 1, score: 66.6 });
   });
 
   it("every guarantee module and every mutation test file exists", () => {
