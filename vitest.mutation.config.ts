@@ -19,6 +19,7 @@ export const mutationTests = [
   // the workspace guard, file tools, the shell process kill
   "packages/core/src/tools/workspace.test.ts",
   "packages/core/src/tools/workspace.property.test.ts",
+  "packages/core/src/tools/workspace-inputs.test.ts",
   "packages/core/src/tools/file-tools.test.ts",
   "packages/core/src/tools/edit-file.test.ts",
   "packages/core/src/tools/protected-paths.test.ts",
