@@ -16,6 +16,7 @@ export const mutationTests = [
   // loop detection and the breaker
   "packages/core/src/safety/safety-hooks.test.ts",
   "packages/core/src/safety/safety-session.test.ts",
+  "packages/core/src/safety/safety-limits.test.ts",
   // the workspace guard, file tools, the shell process kill
   "packages/core/src/tools/workspace.test.ts",
   "packages/core/src/tools/workspace.property.test.ts",
