@@ -29,6 +29,7 @@ export const mutationTests = [
   "packages/core/src/tools/bash.test.ts",
   // retries, stream assembly, tool-input parsing
   "packages/llms/src/retry.test.ts",
+  "packages/llms/src/retry-edges.test.ts",
   "packages/llms/src/tool-call-accumulator.test.ts",
   "packages/llms/src/tool-input.property.test.ts",
   "packages/agents/src/stream-assembler.test.ts",
