@@ -27,6 +27,8 @@ export const mutationTests = [
   "packages/core/src/tools/special-files.test.ts",
   "packages/core/src/tools/process-kill.test.ts",
   "packages/core/src/tools/bash.test.ts",
+  "packages/core/src/process/shell-process.test.ts",
+  "packages/core/src/process/process-tree.test.ts",
   // retries, stream assembly, tool-input parsing
   "packages/llms/src/retry.test.ts",
   "packages/llms/src/retry-edges.test.ts",
