@@ -108,7 +108,8 @@ async function main(args) {
       return 0;
     }
     console.log(`mutation: ${modules.length} guarantee module(s) changed against ${base}: ${modules.join(", ")}`);
-    strykerArgs.push("--mutate", modules.join(","));
+    // Its own incremental file, so a scoped run leaves the full run's results to reuse.
+    strykerArgs.push("--mutate", modules.join(","), "--incrementalFile", "reports/mutation/changed-incremental.json");
   }
   const run = spawnSync(...inPidNamespace(["pnpm", ...strykerArgs]), { cwd: root, stdio: "inherit" });
   if (run.status !== 0) return run.status ?? 1;

@@ -39,20 +39,13 @@ describe("findCommandProcesses (Linux /proc)", () => {
     const env = { PATH: process.env.PATH, [PROCESS_TOKEN_ENV]: token };
     const stranger = await startShell(pidsOf("sleep 30 & echo $! > /dev/null"), { PATH: process.env.PATH });
     const root = await startShell(pidsOf("sleep 30 & setsid -f sleep 31; sleep 0.1"), env);
-    let found = findCommandProcesses(root, token);
-    // Until `setsid -f` has become the program it runs.
-    for (
-      let i = 0;
-      i < 200 && [...found.keys()].some((pid) => commandOf(pid) !== "/bin/bash" && commandOf(pid) !== "sleep");
-      i++
-    ) {
-      await new Promise((r) => setTimeout(r, 10));
-      found = findCommandProcesses(root, token);
-    }
+    const names = () => [...findCommandProcesses(root, token).keys()].map((pid) => commandOf(pid)).sort();
+    // `setsid -f` forks, then becomes `sleep`.
+    await settle(names, ["/bin/bash", "sleep", "sleep"]);
+    const found = findCommandProcesses(root, token);
     expect(found.has(root)).toBe(true);
     expect(found.has(stranger)).toBe(false);
-    const commands = [...found.keys()].map((pid) => commandOf(pid));
-    expect(commands.sort()).toEqual(["/bin/bash", "sleep", "sleep"]);
+    expect(names()).toEqual(["/bin/bash", "sleep", "sleep"]);
     // Each with its start time, to tell it from a later process that reuses the pid.
     for (const start of found.values()) expect(start).toMatch(/^\d+$/);
     expect(found.has(process.pid)).toBe(false);
@@ -73,8 +66,8 @@ describe("findCommandProcesses (Linux /proc)", () => {
       });
       const expected = ["/bin/bash", "x) a b c d", "x) a b c d"];
       const names = () => [...findCommandProcesses(root, token).keys()].map((pid) => commandOf(pid)).sort();
-      // Until `setsid` has become the program it runs.
-      for (let i = 0; i < 200 && names().includes("setsid"); i++) await new Promise((r) => setTimeout(r, 10));
+      // The forks run bash, then env, then setsid before the program itself.
+      await settle(names, expected);
       expect(names()).toEqual(expected);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -112,7 +105,19 @@ describe("processAlive", () => {
   });
 });
 
+/** Waits up to 2 s for `read()` to equal `expected` (the processes starting up). */
+async function settle(read: () => string[], expected: string[]): Promise<void> {
+  for (let i = 0; i < 200 && JSON.stringify(read()) !== JSON.stringify(expected); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 function commandOf(pid: number): string {
-  const program = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]!;
+  let program: string;
+  try {
+    program = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]!;
+  } catch {
+    return "(gone)";
+  }
   return program === "/bin/bash" ? program : path.basename(program);
 }
