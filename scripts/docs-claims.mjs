@@ -8,6 +8,8 @@ import { pathToFileURL } from "node:url";
 import { docFiles, root } from "./docs-snippets.mjs";
 
 const EVIDENCE = /\.(test\.tsx?|test\.mjs|bench\.mjs)$/;
+/** Stands for a quoted title that never closes, which the check reports. */
+const UNCLOSED = "\0unclosed";
 const SKIP_DIRS = new Set(["node_modules", "dist", ".git", ".turbo", "reports"]);
 
 /** Every test and benchmark file of the repository, as paths relative to `base`. */
@@ -46,7 +48,8 @@ function patternOf(spec) {
 export function extractReferences(markdown, file) {
   const references = [];
   let inFence = false;
-  markdown.split("\n").forEach((text, index) => {
+  const lines = markdown.split("\n");
+  lines.forEach((text, index) => {
     if (/^\s*```/.test(text)) inFence = !inFence;
     if (inFence) return;
     const span = /`([^`\s]+)`/g;
@@ -56,13 +59,19 @@ export function extractReferences(markdown, file) {
       if (spec.includes("**")) continue;
       if (!EVIDENCE.test(spec.replace(/[{}]/g, ""))) continue;
       const titles = [];
+      // A title may wrap onto the next lines of its paragraph: read on until a blank line.
       let rest = text.slice(match.index + match[0].length);
+      for (let next = index + 1; next < lines.length && lines[next].trim() !== ""; next++)
+        rest += ` ${lines[next].trim()}`;
       const arrow = /^\s*›\s*/.exec(rest);
       if (arrow) {
         rest = rest.slice(arrow[0].length);
         for (;;) {
           const title = /^"((?:[^"\\]|\\.)+)"/.exec(rest);
-          if (!title) break;
+          if (!title) {
+            if (rest.startsWith('"')) titles.push(UNCLOSED);
+            break;
+          }
           titles.push(title[1].replace(/\\"/g, '"'));
           rest = rest.slice(title[0].length);
           const separator = /^\s*(?:\/|,|and|or)\s*(?=")/.exec(rest);
@@ -134,7 +143,8 @@ export function checkReferences(references, base = root, files = evidenceFiles(b
     if (reference.titles.length === 0) continue;
     const sources = paths.map((path) => readFileSync(join(base, path), "utf8"));
     for (const title of reference.titles)
-      if (!sources.some((source) => occursIn(source, title)))
+      if (title === UNCLOSED) problems.push(`${where}: a quoted test title that never closes`);
+      else if (!sources.some((source) => occursIn(source, title)))
         problems.push(`${where}: no test "${title}" in ${paths.join(", ")}`);
   }
   return problems;

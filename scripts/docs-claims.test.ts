@@ -38,6 +38,19 @@ describe("docs claims", () => {
         "Measured by `bench/floor.bench.mjs`; help by `test/cli.test.ts`.", // fine
         'Gone: `packages/a/src/gone.test.ts`; renamed: `packages/a/src/guard.test.ts` › "refuses nothing".',
         "```sh\n`packages/zzz/never.test.ts` inside a code block is not a claim\n```",
+        'Wrapped: `packages/a/src/guard.test.ts` › "refuses a path',
+        '  outside" and "refuses a wrapped', // the second title wraps too, and is not in the file
+        '  path".',
+        "",
+        'Long: `packages/a/src/guard.test.ts` › "refuses a path outside" /',
+        '  "refuses a path outside" /',
+        '  "refuses a path outside" /',
+        '  "refuses a path outside" /',
+        '  "refuses a path outside" /',
+        '  "refuses a path far down the paragraph".',
+        '',
+        'Unclosed: `packages/a/src/guard.test.ts` › "refuses a path outside',
+        "",
       ].join("\n"),
     );
     write("docs/other.md", "Which one: `guard.test.ts`.\n");
@@ -49,6 +62,9 @@ describe("docs claims", () => {
     expect(checkReferences(references, base)).toEqual([
       "docs/page.md:4: no test or benchmark matches `packages/a/src/gone.test.ts`",
       'docs/page.md:4: no test "refuses nothing" in packages/a/src/guard.test.ts',
+      'docs/page.md:8: no test "refuses a wrapped path" in packages/a/src/guard.test.ts',
+      'docs/page.md:12: no test "refuses a path far down the paragraph" in packages/a/src/guard.test.ts',
+      "docs/page.md:19: a quoted test title that never closes",
       "docs/other.md:1: `guard.test.ts` is ambiguous (packages/a/src/guard.test.ts, packages/b/src/guard.test.ts): give its path",
     ]);
   });

@@ -13,7 +13,10 @@ export const runDir: string;
 export function docFiles(base?: string): string[];
 export function extractSnippets(markdown: string, file: string): Snippet[];
 export function allSnippets(base?: string): Snippet[];
-export function staleCopies(snippets: Snippet[], base?: string): string[];
+export function staleCopies(
+  snippets: Array<{ file: string; line: number; code: string; copyOf?: string }>,
+  base?: string,
+): string[];
 export function untaggedFences(markdown: string, file: string): string[];
 export function headingSlug(heading: string): string;
 export function headingAnchors(markdown: string): Set<string>;
@@ -28,3 +31,12 @@ export function runSnippet(
   snippet: Snippet,
   options?: { env?: Record<string, string>; timeoutMs?: number; dir?: string },
 ): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+export interface FileCopy {
+  file: string;
+  line: number;
+  code: string;
+  /** The repository file the block says it is. */
+  copyOf: string;
+}
+export function extractCopies(markdown: string, file: string): FileCopy[];
+export function allCopies(base?: string): FileCopy[];

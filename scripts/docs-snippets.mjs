@@ -52,6 +52,31 @@ function copyOf(lines, after) {
   return next && /^This is `([^`]+)`/.exec(next)?.[1];
 }
 
+/**
+ * Every block of any language that says it is a repository file ("This is `path`" right after it): a plugin's
+ * `.mjs`, a config's JSON, a TypeScript file. Each is compared with the file byte for byte (`staleCopies`).
+ */
+export function extractCopies(markdown, file) {
+  const copies = [];
+  const lines = markdown.split("\n");
+  let open;
+  lines.forEach((line, index) => {
+    const fence = /^(\s*)```(\S*)\s*(.*)$/.exec(line);
+    if (!open && fence) open = { file, line: index + 2, code: [] };
+    else if (open && /^\s*```\s*$/.test(line)) {
+      const copy = copyOf(lines, index + 1);
+      if (copy) copies.push({ file: open.file, line: open.line, code: `${open.code.join("\n")}\n`, copyOf: copy });
+      open = undefined;
+    } else if (open) open.code.push(line);
+  });
+  return copies;
+}
+
+/** Every block of the docs and READMEs that says it is a repository file. */
+export function allCopies(base = root) {
+  return docFiles(base).flatMap((file) => extractCopies(readFileSync(join(base, file), "utf8"), file));
+}
+
 /** Blocks that say they are a file of the repository ("This is `path`") but differ from it, or name no file. */
 export function staleCopies(snippets, base = root) {
   return snippets
@@ -274,7 +299,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       ...brokenLinks(markdown, file),
     ];
   });
-  problems.push(...staleCopies(snippets));
+  problems.push(...staleCopies(allCopies()));
   const { errors } = typecheckSnippets(snippets);
   console.log(
     `${snippets.length} snippets (${snippets.filter((s) => s.run).length} runnable), ${errors.length} errors`,

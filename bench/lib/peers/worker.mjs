@@ -5,7 +5,11 @@
 //   pairs:   {clients: [floor, other], pairs, warmups} -> per pair, CPU and wall ms of each whole loop; the two
 //            run back to back, taking turns at going first, so load drift hits both sides of a pair
 //   batch:   {client, agents} -> a warm-up batch a tenth the size, then `agents` loops at once: CPU, wall, peak RSS
-//   first:   {client} -> the clock starts before the client's import: import + construct + one whole loop
+//   batchPairs: {clients: [floor, other], agents, pairs} -> a warm-up batch of each, then per pair a batch of
+//            `agents` loops at once of each, taking turns at going first: CPU and wall ms of each batch
+//   first:   {client, warm?} -> the clock starts before the client's import: import + construct + one whole loop;
+//            with `warm`, the host's warm-up (./warm-up.mjs: the vendor client, for Heddle `gateway.warmUp`) runs
+//            first, before the clock
 //   profile: {client, warmups, loops, profilePath} -> warm-up loops, then `loops` loops under V8's CPU profiler,
 //            the profile written to profilePath (the .cpuprofile format of `node --cpu-prof`)
 // Replies with one message: {ok: true, runs, ...} or {ok: false, error}.
@@ -70,7 +74,28 @@ async function batch() {
   };
 }
 
+async function batchPairs() {
+  const [floor, other] = await Promise.all(job.clients.map(load));
+  const many = (run, agents) => Promise.all(Array.from({ length: agents }, () => run(loopOptions)));
+  const warmup = Math.max(1, Math.ceil(job.agents / 10));
+  await many(floor, warmup);
+  await many(other, warmup);
+  const samples = [];
+  for (let i = 0; i < job.pairs; i++) {
+    const order = i % 2 === 0 ? [floor, other] : [other, floor];
+    const first = await measure(() => many(order[0], job.agents));
+    const second = await measure(() => many(order[1], job.agents));
+    const [f, o] = i % 2 === 0 ? [first, second] : [second, first];
+    samples.push({ floor: { cpu: f.cpu, wall: f.wall }, other: { cpu: o.cpu, wall: o.wall } });
+  }
+  return { runs: 2 * (warmup + job.agents * job.pairs), samples };
+}
+
 async function first() {
+  if (job.warm) {
+    const { warmUps } = await import("./warm-up.mjs");
+    await warmUps[job.client](job.family);
+  }
   const sample = await measure(async () => {
     const run = await load(job.client);
     return run(loopOptions);
@@ -94,7 +119,7 @@ async function profile() {
   return { runs: job.warmups + job.loops };
 }
 
-const jobs = { pairs, batch, first, profile };
+const jobs = { pairs, batch, batchPairs, first, profile };
 let reply;
 try {
   reply = { ok: true, ...(await jobs[job.kind]()), warnings };

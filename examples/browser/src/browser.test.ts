@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
@@ -63,3 +64,31 @@ it("runs an agent turn with a tool inside a real browser page", async () => {
   expect(await page.textContent("#log")).toContain("[page_title → Heddle in the browser]");
   expect(errors).toEqual([]);
 });
+
+it("`pnpm dev` (vite) prints the URL to open", async () => {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const vite = join(root, "node_modules", ".bin", "vite");
+  // Port 0 is not allowed by Vite's CLI; a high port it may move off if taken.
+  const child = spawn(vite, ["--port", "41739", "--host", "127.0.0.1"], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  let output = "";
+  try {
+    const printed = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL within 20 s; output: ${output}`)), 20_000);
+      child.stdout.on("data", (chunk) => {
+        output += chunk;
+        const found = /Local:\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(output);
+        if (found) {
+          clearTimeout(timer);
+          resolve(found[1]!);
+        }
+      });
+      child.on("exit", (code) => reject(new Error(`vite exited ${code}: ${output}`)));
+    });
+    expect((await fetch(printed)).status).toBe(200);
+  } finally {
+    child.kill("SIGTERM");
+  }
+}, 30_000);

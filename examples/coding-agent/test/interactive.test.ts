@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
@@ -25,6 +25,78 @@ async function waitFor(check: (text: string) => boolean, what: string, timeoutMs
 }
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
+// The processes on this machine, read from /proc, independent of the code under test.
+interface Proc {
+  pid: number;
+  ppid: number;
+  /** Clock ticks since boot: tells a process from a later one that reused its pid. */
+  start: string;
+  argv: string[];
+  cwd: string | undefined;
+}
+function readProc(pid: number): (Proc & { dead: boolean }) | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1);
+    let cwd: string | undefined;
+    try {
+      cwd = readlinkSync(`/proc/${pid}/cwd`);
+    } catch {}
+    return { pid, ppid: Number(fields[1]), start: fields[19] ?? "", argv, cwd, dead: /^[ZX]$/.test(fields[0] ?? "") };
+  } catch {
+    return undefined;
+  }
+}
+const allProcs = () =>
+  readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .map((entry) => readProc(Number(entry)))
+    .filter((proc): proc is Proc & { dead: boolean } => proc !== undefined && !proc.dead);
+/** Every live process below `root` (its children, their children, ...). */
+function descendants(root: number): Proc[] {
+  const procs = allProcs();
+  const found: Proc[] = [];
+  const add = (pid: number) => {
+    for (const proc of procs.filter((p) => p.ppid === pid)) {
+      found.push(proc);
+      add(proc.pid);
+    }
+  };
+  add(root);
+  return found;
+}
+/** The pid of the heddle-code process running in a tmux session (the pane's shell or one of its children). */
+function cliPid(target: string): number {
+  const pane = Number(tmux("display-message", "-p", "-t", target, "#{pane_pid}").trim());
+  const cliProc = [readProc(pane), ...descendants(pane)].find((proc) => proc?.argv.includes(cli));
+  if (!cliProc) throw new Error(`no heddle-code process under pane ${pane}`);
+  return cliProc.pid;
+}
+/**
+ * While the slow bash call runs: its processes, the shell the CLI started for it and everything below that shell,
+ * once an exact `sleep 30` in the demo workspace is among them (so a later "all gone" cannot pass because nothing
+ * was found).
+ */
+async function slowCommandProcesses(cliProcess: number, workspace: string): Promise<Proc[]> {
+  const start = Date.now();
+  for (;;) {
+    const procs = descendants(cliProcess);
+    let shell = procs.find((p) => p.argv.join(" ") === "sleep 30" && p.cwd === workspace);
+    while (shell && shell.ppid !== cliProcess) shell = procs.find((p) => p.pid === shell!.ppid);
+    if (shell) return [shell, ...descendants(shell.pid)];
+    if (Date.now() - start > 10_000)
+      throw new Error(`no \`sleep 30\` in ${workspace} below the CLI: ${JSON.stringify(procs)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+/** Those of `procs` still alive (same pid and start time, not a zombie). */
+const survivors = (procs: Proc[]) =>
+  procs.filter((p) => {
+    const now = readProc(p.pid);
+    return now !== undefined && !now.dead && now.start === p.start;
+  });
+
 beforeAll(() => {
   if (!existsSync(cli)) throw new Error(`build the example first (pnpm build): ${cli} is missing`);
 });
@@ -38,6 +110,7 @@ it("a person runs a turn, answers approvals, uses /cost and /sessions, and stops
   let text = await waitFor((s) => s.includes("› "), "the prompt");
   const workspace = /sample project in (\S+)/.exec(text)?.[1];
   expect(workspace).toBeTruthy();
+  const cliProcess = cliPid(session);
 
   // A first turn, so the fix below is a turn that /rewind can undo.
   type("hello");
@@ -98,22 +171,25 @@ it("a person runs a turn, answers approvals, uses /cost and /sessions, and stops
   type("please wait for something slow");
   press("Enter");
   await waitFor((s) => s.includes("Running a slow command"), "the slow turn to start");
+  let running = await slowCommandProcesses(cliProcess, realpathSync(workspace!));
   await new Promise((resolve) => setTimeout(resolve, 500));
   const stoppedAt = Date.now();
   press("C-c");
   text = await waitFor((s) => s.includes("(turn stopped)"), "the turn to stop", 10_000);
   expect(Date.now() - stoppedAt).toBeLessThan(5_000);
   expect(text).toMatch(/✗ bash sleep 30 && echo finished/);
-  // The shell's process group was killed with the turn.
-  expect(spawnSync("pgrep", ["-f", "sleep 30 && echo finished"]).status).not.toBe(0);
+  // Every process of that bash call (its shell and the `sleep 30` the shell started) was killed with the turn.
+  expect(survivors(running)).toEqual([]);
 
   // Esc stops a running turn too.
   type("wait again please");
   press("Enter");
   await waitFor((s) => count(s, "Running a slow command") === 2, "the second slow turn to start");
+  running = await slowCommandProcesses(cliProcess, realpathSync(workspace!));
   await new Promise((resolve) => setTimeout(resolve, 500));
   press("Escape");
   await waitFor((s) => count(s, "(turn stopped)") === 2, "Esc to stop the turn", 10_000);
+  expect(survivors(running)).toEqual([]);
 
   // /fork branches into a new session; /resume goes back to the first one by id.
   const firstId = /session (ses_[a-z0-9]+) · \/help/.exec(screen())?.[1];

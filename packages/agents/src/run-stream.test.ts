@@ -22,6 +22,7 @@ describe("RunEventQueue", () => {
     const queue = new RunEventQueue();
     queue.push({ ...base, type: "tool-started", toolCall: call("a") });
     for (let n = 0; n < 100_000; n++) queue.push(update("a", n));
+    expect(MAX_PENDING_UPDATES_PER_CALL).toBe(16);
     expect(queue.size).toBe(1 + MAX_PENDING_UPDATES_PER_CALL);
     const delivered: unknown[] = [];
     for (let event = queue.shift(); event; event = queue.shift())

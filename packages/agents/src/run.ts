@@ -17,7 +17,7 @@ import { HookError } from "./errors.js";
 import { asksToStop, callHooks, type StopRequest, stopRequestFrom } from "./hooks.js";
 import { streamModelTurn } from "./model-turn.js";
 import type { EventBody, ModelCall, NextStep, RunContext, RunDeps, RunEnd } from "./run-context.js";
-import { RunTelemetry } from "./telemetry.js";
+import { loadTelemetryApi, RunTelemetry } from "./telemetry.js";
 import { runToolCalls } from "./tool-calls.js";
 import type { AbortFanout } from "./tool-execution.js";
 import { danglingToolCalls, notRunResult } from "./transcript.js";
@@ -149,7 +149,7 @@ export class RunExecution implements RunContext {
 
   async execute(input: AgentMessage[], mode: "run" | "continue"): Promise<AgentRunResult> {
     const startedAt = Date.now();
-    if (this.deps.config.telemetry) this.telemetry = this.startTelemetry(input);
+    if (this.deps.config.telemetry) this.telemetry = await this.startTelemetry(input);
     this.signal.addEventListener("abort", this.handleAbort, { once: true });
     this.emit({ type: "run-started" });
     let end: RunEnd;
@@ -187,10 +187,12 @@ export class RunExecution implements RunContext {
     return result;
   }
 
-  private startTelemetry(input: AgentMessage[]): RunTelemetry {
+  private async startTelemetry(input: AgentMessage[]): Promise<RunTelemetry> {
+    const otel = await loadTelemetryApi();
     const { config, agentId, model } = this.deps;
     const conversationId = config.sessionId ?? config.conversationId;
     return new RunTelemetry(
+      otel,
       config.telemetry!,
       {
         agentId,

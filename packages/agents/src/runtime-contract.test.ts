@@ -38,6 +38,17 @@ describe("run reasons and statuses", () => {
     expect(text).toMatchObject({ status: "aborted", reason: "hook_stop", reasonDetail: "Quota exceeded for today" });
   });
 
+  it("takes a snake_case reason of up to 64 characters as a code, and a longer one as free text", async () => {
+    const stopWith = (reason: string) =>
+      new AgentRuntime({
+        model: oneCall(),
+        tools: [echoTool()],
+        hooks: { afterTool: () => ({ stop: true, reason }) },
+      }).run("go");
+    expect(await stopWith("a".repeat(64))).toMatchObject({ reason: "a".repeat(64) });
+    expect(await stopWith("a".repeat(65))).toMatchObject({ reason: "hook_stop", reasonDetail: "a".repeat(65) });
+  });
+
   it("names none of core's safety codes among the built-ins; a code it does not know aborts", () => {
     expect(AGENT_RUN_REASONS).not.toContain("loop_detected");
     expect(AGENT_RUN_REASONS).not.toContain("circuit_breaker");
@@ -262,6 +273,18 @@ describe("tools and plugins", () => {
     });
     await expect(agent.run("go")).rejects.toMatchObject({ code: "plugin_setup_timeout", message: /"stuck"/ });
     expect(agent.running).toBe(false);
+  });
+
+  it("tries a timed-out plugin setup again on the next run", async () => {
+    let attempts = 0;
+    const agent = new AgentRuntime({
+      model: createScriptedModel([{ text: "set up now" }]),
+      pluginSetupTimeoutMs: 30,
+      plugins: [{ name: "slow", setup: () => (++attempts === 1 ? new Promise(() => {}) : {}) }],
+    });
+    await expect(agent.run("go")).rejects.toMatchObject({ code: "plugin_setup_timeout" });
+    expect((await agent.run("go")).outputText).toBe("set up now");
+    expect(attempts).toBe(2);
   });
 
   it("lets abort() win over a pending plugin setup", async () => {

@@ -36,6 +36,31 @@ describe("AgentRuntime hooks", () => {
     ]);
   });
 
+  it("checks the input again after a hook or an approval changed it", async () => {
+    const execute = vi.fn((input: { text: string }) => `echo: ${input.text}`);
+    const model = createScriptedModel([
+      {
+        toolCalls: [
+          { id: "h", name: "echo", input: { text: "hook" } },
+          { id: "p", name: "echo", input: { text: "approval" } },
+        ],
+      },
+      { text: "ok" },
+    ]);
+    const result = await new AgentRuntime({
+      model,
+      tools: [echoTool({ execute })],
+      hooks: { beforeTool: ({ input }) => ((input as { text: string }).text === "hook" ? { input: { text: 1 } } : {}) },
+      requestToolApproval: ({ input }) =>
+        (input as { text: string }).text === "approval" ? { approved: true, updatedInput: {} } : { approved: true },
+    }).run("go");
+    expect(execute).not.toHaveBeenCalled();
+    expect(toolResults(result.messages)).toMatchObject([
+      { toolCallId: "h", isError: true, output: expect.stringContaining("rewritten by a hook") },
+      { toolCallId: "p", isError: true, output: expect.stringContaining("changed at approval") },
+    ]);
+  });
+
   it("beforeTool {stop} keeps that call from running and ends the run with hook_stop", async () => {
     const execute = vi.fn(() => "ran");
     const model = twoTurns();

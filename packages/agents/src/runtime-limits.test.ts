@@ -31,6 +31,26 @@ describe("AgentRuntime limits and endings", () => {
     expect(result.usage).toMatchObject({ inputTokens: 300, outputTokens: 30 });
   });
 
+  it("prices usage from model.info.pricing when the model reports no cost, and ends at maxBudgetUsd", async () => {
+    const model = createScriptedModel(
+      [{ toolCalls: [{ name: "echo", input: { text: "again" } }], usage: { inputTokens: 1000, outputTokens: 0 } }],
+      {
+        whenExhausted: "repeat-last",
+        info: {
+          provider: "scripted",
+          id: "priced",
+          contextWindow: 100_000,
+          maxOutputTokens: 1000,
+          pricing: { input: 10, output: 0 },
+          supports: { tools: true, reasoning: false, images: false },
+        },
+      },
+    );
+    const result = await new AgentRuntime({ model, tools: [echoTool()], maxBudgetUsd: 0.025 }).run("go");
+    expect(result).toMatchObject({ status: "incomplete", reason: "max_budget", iterations: 3 });
+    expect(result.usage.costUsd).toBeCloseTo(0.03);
+  });
+
   it("counts usage a tool reports (a sub-agent's spend) in the run's usage and against maxBudgetUsd", async () => {
     const seen: Array<{ runId: string; agentId: string; sessionId?: string; parentAgentId?: string }> = [];
     const spender: AgentTool = {

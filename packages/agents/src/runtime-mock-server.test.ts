@@ -76,6 +76,29 @@ describe("AgentRuntime through the gateway and the real openai client", () => {
     expect(second.tools[0]).toMatchObject({ type: "function", function: { name: "echo" } });
   });
 
+  it("prints the not-in-the-catalog notice once per provider+model in the process, not once per agent", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const reply = { events: [chunk({ role: "assistant", content: "ok" }), chunk({}, "stop"), usage(3, 1)] };
+    // Each agent in the provider form builds its own gateway; the notice is still given once.
+    const agentFor = (modelId: string) =>
+      new AgentRuntime({
+        providerId: "openai-compatible",
+        modelId,
+        baseUrl: server.baseUrl("openai-chat"),
+        apiKey: "sk-test",
+      });
+    for (const modelId of ["notice-model-a", "notice-model-a", "notice-model-a", "notice-model-b"]) {
+      server.enqueue("openai-chat", reply);
+      expect(await agentFor(modelId).run("hi")).toMatchObject({ status: "completed", outputText: "ok" });
+    }
+    const notices = warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("catalog"));
+    warn.mockRestore();
+    expect(notices).toEqual([
+      expect.stringContaining('"notice-model-a" is not in the catalog of provider "openai-compatible"'),
+      expect.stringContaining('"notice-model-b" is not in the catalog of provider "openai-compatible"'),
+    ]);
+  });
+
   it("rejects a provider the gateway does not know with a typed error naming it", async () => {
     const agent = new AgentRuntime({ providerId: "no-such-provider", modelId: "m" });
     await expect(agent.run("hi")).rejects.toMatchObject({

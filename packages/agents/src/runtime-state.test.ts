@@ -102,7 +102,11 @@ describe("AgentRuntime state across runs", () => {
       if (e.type === "tool-started") agent.steer("use British spelling");
     });
     const result = await agent.run("go");
-    expect(model.requests[1]!.messages.at(-1)!.content[0]).toMatchObject({ text: "use British spelling" });
+    expect(model.requests[1]!.messages.at(-1)).toMatchObject({
+      role: "user",
+      content: [{ text: "use British spelling" }],
+      metadata: { heddle: { kind: "steer" } },
+    });
     // A pending message after a final answer keeps the run going.
     expect(model.requests[2]!.messages.at(-1)!.content[0]).toMatchObject({ text: "also check the tests" });
     expect(result).toMatchObject({ reason: "end_turn", outputText: "checked", iterations: 3 });

@@ -131,6 +131,28 @@ describe("AgentRuntime tool calls", () => {
     expect(second).toMatchObject({ isError: true, output: 'Tool "flaky" failed (after 3 attempts): try 6' });
   });
 
+  it("does not retry a tool that timed out, even with maxRetries", async () => {
+    let calls = 0;
+    const hangs: AgentTool = {
+      name: "hangs",
+      description: "",
+      inputSchema: { type: "object" },
+      timeoutMs: 30,
+      maxRetries: 3,
+      execute: () => {
+        calls++;
+        return new Promise(() => {});
+      },
+    };
+    const model = createScriptedModel([{ toolCalls: [{ name: "hangs", input: {} }] }, { text: "end" }]);
+    const result = await new AgentRuntime({ model, tools: [hangs] }).run("go");
+    expect(calls).toBe(1);
+    expect(toolResults(result.messages)[0]).toMatchObject({
+      isError: true,
+      output: expect.stringContaining("timed out"),
+    });
+  });
+
   it("runs parallel tools within the bound and reports results in call order", async () => {
     let inFlight = 0;
     let maxInFlight = 0;
@@ -160,6 +182,26 @@ describe("AgentRuntime tool calls", () => {
       .filter((e) => e.type === "tool-finished")
       .map((e) => (e as { toolCall: { toolCallId: string } }).toolCall.toolCallId);
     expect(finishOrder).not.toEqual(["c0", "c1", "c2", "c3", "c4"]);
+  });
+
+  it("asks for approval one call at a time even when tools run in parallel", async () => {
+    let asking = 0;
+    let maxAsking = 0;
+    const calls = Array.from({ length: 4 }, (_, i) => ({ id: `c${i}`, name: "echo", input: { text: `${i}` } }));
+    const model = createScriptedModel([{ toolCalls: calls }, { text: "ok" }]);
+    const result = await new AgentRuntime({
+      model,
+      tools: [echoTool()],
+      toolExecution: "parallel",
+      requestToolApproval: async () => {
+        maxAsking = Math.max(maxAsking, ++asking);
+        await sleep(10);
+        asking--;
+        return { approved: true };
+      },
+    }).run("go");
+    expect(toolResults(result.messages).map((r) => r.output)).toEqual(["echo: 0", "echo: 1", "echo: 2", "echo: 3"]);
+    expect(maxAsking).toBe(1);
   });
 
   it("records a denied approval and hands an approved updatedInput to the tool", async () => {

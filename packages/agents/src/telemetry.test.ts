@@ -160,6 +160,18 @@ describe("telemetry", () => {
     expect(JSON.stringify(tool.events)).not.toContain("disk on fire");
   });
 
+  it("gives a call answered without running (an unknown tool) its own execute_tool span, marked failed", async () => {
+    const runtime = agent({ telemetry: { tracer } }, [
+      { toolCalls: [{ id: "c1", name: "no_such_tool", input: {} }] },
+      { text: "sorry" },
+    ]);
+    await runtime.run("go");
+    const tool = byName("execute_tool no_such_tool");
+    expect(tool.status.code).toBe(SpanStatusCode.ERROR);
+    expect(tool.attributes["gen_ai.tool.call.id"]).toBe("c1");
+    expect(parentOf(tool)).toBe(idOf(byName("invoke_agent agent-1")));
+  });
+
   it("marks an aborted run and its cut model call as errors", async () => {
     const runtime = agent({ telemetry: { tracer } }, [{ text: "a long answer", delayMs: 200 }]);
     const running = runtime.run("go");

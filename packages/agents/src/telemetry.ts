@@ -7,18 +7,22 @@ import type {
   ToolContext,
   ToolResultPart,
 } from "@heddle/shared";
-import {
-  type Attributes,
-  type Context,
-  type Histogram,
-  type Meter,
-  context as otelContext,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type Tracer,
-  trace,
-} from "@opentelemetry/api";
+import type { Attributes, Context, Histogram, Meter, Span, Tracer } from "@opentelemetry/api";
+
+export type OtelApi = typeof import("@opentelemetry/api");
+let loadingOtel: Promise<OtelApi> | undefined;
+
+/**
+ * Loads `@opentelemetry/api` for the first run that asks for telemetry, so a host without telemetry never imports
+ * it at startup. A failed import is tried again by the next run.
+ */
+export function loadTelemetryApi(): Promise<OtelApi> {
+  loadingOtel ??= import("@opentelemetry/api").catch((error: unknown) => {
+    loadingOtel = undefined;
+    throw error;
+  });
+  return loadingOtel;
+}
 
 /**
  * OpenTelemetry tracing (and metrics) of runs, following the GenAI semantic conventions. Give it (even `{}`) to get
@@ -122,10 +126,13 @@ export class RunTelemetry {
   private readonly common: Attributes;
 
   constructor(
+    /** `@opentelemetry/api`, from `loadTelemetryApi()`. */
+    private readonly otel: OtelApi,
     private readonly options: AgentTelemetryOptions,
     private readonly identity: RunIdentity,
     input: readonly AgentMessage[],
   ) {
+    const { trace, context: otelContext, SpanKind } = otel;
     this.tracer = options.tracer ?? trace.getTracer(TRACER_NAME);
     this.recordContent = options.recordContent === true;
     this.maxLength = options.maxContentLength ?? DEFAULT_MAX_CONTENT_LENGTH;
@@ -161,7 +168,7 @@ export class RunTelemetry {
     const span = this.tracer.startSpan(
       `chat ${this.identity.model}`,
       {
-        kind: SpanKind.CLIENT,
+        kind: this.otel.SpanKind.CLIENT,
         attributes: {
           "gen_ai.operation.name": "chat",
           ...this.common,
@@ -195,6 +202,7 @@ export class RunTelemetry {
 
   /** Starts an `execute_tool` span for one tool call. */
   startTool(call: { toolName: string; toolCallId: string }, input: unknown): ToolSpan {
+    const { trace, context: otelContext, SpanKind } = this.otel;
     const span = this.tracer.startSpan(
       `execute_tool ${call.toolName}`,
       {
@@ -299,9 +307,12 @@ function conventionMessages(messages: readonly AgentMessage[]): unknown[] {
   }));
 }
 
+/** `SpanStatusCode.ERROR`: a fixed value of the OpenTelemetry API, so failing a span needs no loaded module. */
+const SPAN_STATUS_ERROR = 2;
+
 /** Marks a span failed the way the conventions ask: status ERROR, `error.type`, and an exception event. */
 function fail(span: Span, errorType: string, message: string): void {
   span.setAttribute("error.type", errorType);
-  span.setStatus({ code: SpanStatusCode.ERROR, message });
+  span.setStatus({ code: SPAN_STATUS_ERROR, message });
   span.recordException({ name: errorType, message });
 }

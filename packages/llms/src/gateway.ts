@@ -16,6 +16,7 @@ import {
   UnknownProviderError,
 } from "./gateway-errors.js";
 import { prepareMessagesForTarget } from "./handoff.js";
+import { lazyModule } from "./lazy-module.js";
 import { BUILTIN_PROVIDERS } from "./providers.js";
 import { withRetries } from "./retry.js";
 import { redactEvent, sanitizeUsage, secretsOf } from "./sanitize.js";
@@ -35,6 +36,17 @@ const FAMILY_LOADERS: Record<WireFamilyId, () => Promise<{ family: WireFamily }>
   anthropic: () => import("./families/anthropic/index.js"),
   openai: () => import("./families/openai-responses/index.js"),
   gemini: () => import("./families/gemini/index.js"),
+};
+
+/**
+ * Each family's vendor client module, for `warmUp`. The family imports the same module on its first request; once
+ * loaded here, that import is served from the module cache.
+ */
+const VENDOR_LOADERS: Record<WireFamilyId, () => Promise<unknown>> = {
+  "openai-chat": lazyModule(() => import("openai")),
+  anthropic: lazyModule(() => import("@anthropic-ai/sdk")),
+  openai: lazyModule(() => import("openai")),
+  gemini: lazyModule(() => import("@google/genai")),
 };
 
 const WIRE_FAMILIES = Object.keys(FAMILY_LOADERS) as WireFamilyId[];
@@ -90,6 +102,13 @@ export interface Gateway {
   listModels(providerId?: string): ModelInfo[];
   getModelInfo(providerId: string, modelId: string): ModelInfo;
   registerProvider(spec: ProviderSpec): void;
+  /**
+   * Loads the wire family and vendor client module (`openai`, `@anthropic-ai/sdk`, `@google/genai`) of each given
+   * provider now, so the first request pays no import. Resolves once they are loaded; rejects with
+   * `UnknownProviderError` (loading nothing) when an id is unknown. Modules load once per process, however many
+   * gateways or calls ask; a failed load is tried again by the next call.
+   */
+  warmUp(providerIds: string | readonly string[]): Promise<void>;
 }
 
 function defaultEnv(): Record<string, string | undefined> {
@@ -298,6 +317,12 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     registerProvider(spec) {
       validateSpec(spec);
       specs.set(spec.id, { ...spec });
+    },
+    async warmUp(providerIds) {
+      const ids: readonly string[] = typeof providerIds === "string" ? [providerIds] : providerIds;
+      // Every id is checked before anything loads.
+      const wanted = new Set(ids.map((providerId) => specFor(providerId).family));
+      await Promise.all([...wanted].flatMap((family) => [loadFamily(family), VENDOR_LOADERS[family]()]));
     },
   };
 }

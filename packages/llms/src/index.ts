@@ -26,6 +26,7 @@ export {
   UnknownProviderError,
 } from "./gateway-errors.js";
 export { type HandoffTarget, prepareMessagesForTarget } from "./handoff.js";
+export { MissingVendorSdkError, VENDOR_SDKS } from "./lazy-module.js";
 export { BUILTIN_PROVIDERS } from "./providers.js";
 export { DEFAULT_RETRY_POLICY, retryDelayMs, withRetries } from "./retry.js";
 export type {

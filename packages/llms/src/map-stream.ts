@@ -12,6 +12,41 @@ export interface StreamMapping<C, E> {
   close?(): void;
 }
 
+/**
+ * A synchronous last step over a stream's events (`withRetries` uses one to price usage and end the stream at its
+ * `finish`). Applied by `pipeStage`.
+ */
+export interface EventStage<E> {
+  /** Maps one event; a throw ends the stream with `fail(error)` (the source is closed first). */
+  map(event: E): E;
+  /** Whether the stream ends after this (mapped) event; the source is closed before it is handed out. */
+  last(event: E): boolean;
+  /** The event that ends a stream whose source ended without a `last` event. */
+  end(): E;
+  /** The event that ends a stream whose source failed, or whose `map` threw. */
+  fail(error: unknown): E;
+}
+
+/**
+ * `source` with `stage` applied to each event it has not yet handed out, ended by exactly one `last`, `end` or
+ * `fail` event, nothing read after it. When `source` is a `mapStream` no reader is waiting on, the stage is fused
+ * into it (no extra `await` per event) and `source` itself is returned; otherwise the result is one more
+ * `mapStream` over it.
+ */
+export function pipeStage<E>(source: AsyncIterator<E>, stage: EventStage<E>): AsyncIterableIterator<E> {
+  if (source instanceof MappedStream && source.adopt(stage)) return source as AsyncIterableIterator<E>;
+  return mapStream<E, E>({
+    open: () => source,
+    chunk(raw, out) {
+      const event = stage.map(raw);
+      out.push(event);
+      return stage.last(event);
+    },
+    end: (out) => out.push(stage.end()),
+    fail: (error, out) => out.push(stage.fail(error)),
+  });
+}
+
 /** A fresh end-of-stream result (a generator gives a new object each time, and callers may keep it). */
 export const done = (): IteratorReturnResult<undefined> => ({ done: true, value: undefined });
 
@@ -48,6 +83,9 @@ class MappedStream<C, E> implements AsyncIterableIterator<E> {
   private ended = false;
   private outstanding = 0;
   private last: Promise<IteratorResult<E>> | undefined;
+  // A fused `pipeStage` stage, and whether it has handed out its ending event.
+  private stage: EventStage<E> | undefined;
+  private stageEnded = false;
 
   constructor(private readonly mapping: StreamMapping<C, E>) {}
 
@@ -65,10 +103,21 @@ class MappedStream<C, E> implements AsyncIterableIterator<E> {
 
   private readonly stepBound = () => this.step();
 
+  /** Takes `stage` as its last step; false (nothing changed) when a reader is waiting or a stage is already set. */
+  adopt(stage: EventStage<E>): boolean {
+    if (this.stage || this.outstanding > 0) return false;
+    this.stage = stage;
+    return true;
+  }
+
   private async step(): Promise<IteratorResult<E>> {
     try {
       while (this.head === this.out.length) {
-        if (this.ended) return done();
+        if (this.ended) {
+          if (!this.stage || this.stageEnded) return done();
+          this.stageEnded = true;
+          return { done: false, value: this.stage.end() };
+        }
         this.out.length = 0;
         this.head = 0;
         // Inlined rather than a helper method: another async call per chunk would add a promise and a hop.
@@ -103,9 +152,34 @@ class MappedStream<C, E> implements AsyncIterableIterator<E> {
           this.finish();
         }
       }
-      return { done: false, value: this.out[this.head++] as E };
+      const value = this.out[this.head++] as E;
+      const stage = this.stage;
+      if (!stage) return { done: false, value };
+      // The fused stage, inline: its last event (or a throw from map) closes the source and drops the rest.
+      let event: E;
+      try {
+        event = stage.map(value);
+        if (!stage.last(event)) return { done: false, value: event };
+      } catch (error) {
+        event = stage.fail(error);
+      }
+      await this.endStage();
+      return { done: false, value: event };
     } finally {
       this.outstanding--;
+    }
+  }
+
+  private async endStage(): Promise<void> {
+    this.stageEnded = true;
+    this.out.length = 0;
+    this.head = 0;
+    if (this.ended) return;
+    this.ended = true;
+    try {
+      if (this.source) await closeQuietly(this.source);
+    } finally {
+      this.mapping.close?.();
     }
   }
 
@@ -116,6 +190,7 @@ class MappedStream<C, E> implements AsyncIterableIterator<E> {
   }
 
   async return(): Promise<IteratorResult<E>> {
+    this.stageEnded = true;
     this.out.length = 0;
     this.head = 0;
     if (!this.ended) {

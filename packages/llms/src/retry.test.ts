@@ -35,6 +35,14 @@ describe("retryDelayMs", () => {
     expect(retryDelayMs(policy, 10, undefined, () => 0.5)).toBe(1000);
   });
 
+  it("by default starts at 500 ms, doubles, spreads by ±20 %, and caps at 30 s", () => {
+    expect(retryDelayMs({}, 1, undefined, () => 0.5)).toBe(500);
+    expect(retryDelayMs({}, 2, undefined, () => 0.5)).toBe(1000);
+    expect(retryDelayMs({}, 1, undefined, () => 0)).toBe(400);
+    expect(retryDelayMs({}, 1, undefined, () => 1)).toBe(600);
+    expect(retryDelayMs({}, 20, undefined, () => 0.5)).toBe(30_000);
+  });
+
   it("honours retry-after, capped at maxDelayMs", () => {
     const error = modelError("rate_limit", "x", { retryAfterMs: 250 });
     expect(retryDelayMs({ maxDelayMs: 1000 }, 1, error)).toBe(250);
@@ -63,6 +71,13 @@ describe("withRetries", () => {
     const events = await collect(withRetries(attempt, ctx({ maxRetries: 2 })));
     expect(calls()).toBe(3);
     expect(events.filter((event) => event.type === "retry").map((event) => (event as any).attempt)).toEqual([1, 2]);
+    expect(events.at(-1)).toMatchObject({ type: "finish", reason: "error", error: { kind: "server" } });
+  });
+
+  it("retries 3 times by default", async () => {
+    const { attempt, calls } = script([fail("server")]);
+    const events = await collect(withRetries(attempt, ctx({ initialDelayMs: 1 })));
+    expect(calls()).toBe(4);
     expect(events.at(-1)).toMatchObject({ type: "finish", reason: "error", error: { kind: "server" } });
   });
 

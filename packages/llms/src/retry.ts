@@ -1,6 +1,6 @@
 import type { AgentModelEvent, ModelError } from "@heddle/shared";
 import { classifyUnknownError, modelError } from "./errors.js";
-import { done, mapStream } from "./map-stream.js";
+import { done, pipeStage } from "./map-stream.js";
 import type { RetryPolicy } from "./types.js";
 
 /** The defaults: 3 retries, 500 ms doubling, capped at 30 s, ±20 % jitter. */
@@ -82,8 +82,9 @@ const aborted = (): AgentModelEvent => ({
  * nothing after it is read.
  *
  * The attempts up to the first output run in an async generator (`untilOutput`). The rest of the stream, nearly
- * all of its events, is read by `mapStream`, which costs one `await` per event where a generator's `yield` costs
- * a promise and several microtask hops.
+ * all of its events, goes through `pipeStage`: fused into the family's own `mapStream` when it is one (no extra
+ * `await` per event), else one more `mapStream` (one `await` per event, where a generator's `yield` costs a
+ * promise and several microtask hops).
  */
 export function withRetries(
   attempt: () => AsyncIterable<AgentModelEvent> | Promise<AsyncIterable<AgentModelEvent>>,
@@ -121,18 +122,17 @@ class RetryingStream implements AsyncIterableIterator<AgentModelEvent> {
   }
 }
 
-/** An attempt's stream after its first output: mapped, and ended by exactly one `finish`. */
+/**
+ * An attempt's stream after its first output: mapped, and ended by exactly one `finish`. Fused into the family's
+ * own `mapStream` when it is one, so the gateway adds no `await` per event.
+ */
 function passThrough(source: AsyncIterator<AgentModelEvent>, ctx: RetryContext) {
   const map = ctx.map;
-  return mapStream<AgentModelEvent, AgentModelEvent>({
-    open: () => source,
-    chunk(raw, out) {
-      const event = map ? map(raw) : raw;
-      out.push(event);
-      return event.type === "finish";
-    },
-    end: (out) => out.push(missingFinish()),
-    fail: (error, out) => out.push(classifiedFinish(error, ctx.signal)),
+  return pipeStage<AgentModelEvent>(source, {
+    map: map ?? ((event) => event),
+    last: (event) => event.type === "finish",
+    end: missingFinish,
+    fail: (error) => classifiedFinish(error, ctx.signal),
   });
 }
 

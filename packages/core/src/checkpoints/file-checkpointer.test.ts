@@ -168,6 +168,28 @@ describe("session rewind with files", () => {
     },
   );
 
+  it("a rewind removes a file the agent created and leaves the folders it created in place", async () => {
+    const model = createScriptedModel([
+      { text: "Hello." },
+      { toolCalls: [{ id: "w", name: "write_file", input: { path: "new/deep/f.txt", content: "x" } }] },
+      { text: "Wrote it." },
+    ]);
+    const session = await createSession({
+      store: new MemorySessionStore(),
+      model,
+      tools: createDefaultTools({ workspaceRoot: root, preset: "edit" }),
+      workspaceRoot: root,
+    });
+    await session.send("say hello");
+    const [, kept] = await session.history();
+    await session.send("write the file");
+    expect(await exists("new/deep/f.txt")).toBe(true);
+    await session.rewind(kept!.id, { files: true });
+    expect(await exists("new/deep/f.txt")).toBe(false);
+    expect((await stat(path.join(root, "new/deep"))).isDirectory()).toBe(true);
+    await session.close();
+  });
+
   it("checkpoints the file a call runs with: a path changed at approval is the one saved, a denied call saves none", async () => {
     await writeFile(path.join(root, "asked.txt"), "asked before");
     await writeFile(path.join(root, "approved.txt"), "approved before");

@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { AgentHooks, AgentMessage, AgentRuntimeEvent, AgentTool, ToolContext } from "@heddle/shared";
 import { HeddleError } from "@heddle/shared";
-import { createWorkspace, type Workspace, writeFileAtomic } from "../tools/index.js";
+import { createWorkspace, type Workspace, writeFileAtomic } from "../workspace/index.js";
 import type { CheckpointStore, FileCheckpoint } from "./checkpoint-store.js";
 
 /** The two store methods checkpoints need; every `SessionStore` has them. Alias of `CheckpointStore`. */

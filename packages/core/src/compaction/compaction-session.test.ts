@@ -50,6 +50,20 @@ describe("compaction in a session", () => {
     expect(request.length).toBeLessThan(8);
   });
 
+  it("is on by default: a session given no compaction option summarizes with its own model past the threshold", async () => {
+    const model = createScriptedModel(
+      [{ text: long("a1") }, { text: long("a2") }, { text: "SUMMARY: three questions." }, { text: "a3" }],
+      { info },
+    );
+    const session = await createSession({ store: new MemorySessionStore(), model });
+    await session.send(long("q1"));
+    await session.send(long("q2"));
+    expect((await session.send(long("q3"))).outputText).toBe("a3");
+    expect(model.requests).toHaveLength(4);
+    expect(getMessageText(model.requests[3]!.messages[0]!)).toContain("SUMMARY: three questions.");
+    expect(await session.history()).toHaveLength(6);
+  });
+
   it("compacts on a context_overflow error and the run goes on", async () => {
     const store = new MemorySessionStore();
     const model = createScriptedModel([

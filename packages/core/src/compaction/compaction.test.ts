@@ -140,6 +140,15 @@ describe("Compactor", () => {
     expect(compactor.project([...big, next])).toEqual([...saved[0]!.messages, next]);
   });
 
+  it("compacts from 0.85 of the context window by default, and not below it", async () => {
+    const big = conversation(10);
+    const tokens = estimateTokens(big);
+    const below = setup({ strategy: truncatingCompaction({ keepRecentTokens: 200 }), contextWindow: tokens / 0.84 });
+    expect(await below.compactor.prepareTurn(turn(big))).toBeUndefined();
+    const above = setup({ strategy: truncatingCompaction({ keepRecentTokens: 200 }), contextWindow: tokens / 0.86 });
+    expect((await above.compactor.prepareTurn(turn(big)))?.messages?.length).toBeLessThan(big.length);
+  });
+
   it("compacts on overflow even without a known window, and a PreCompact hook can skip or instruct", async () => {
     const seen: string[] = [];
     const { compactor, saved } = setup({

@@ -105,6 +105,55 @@ describe("command hooks", () => {
     expect(await callBeforeTool(regex, {}, "mcp__fs__read")).toBeUndefined();
   });
 
+  it('match SessionStart on source and PreCompact on trigger; no matcher, "" and * match every one', async () => {
+    const say = (name: string) => script(`${name}.sh`, `cat >/dev/null; echo '{"additionalContext":"${name}"}'`);
+    const entry = async (name: string, matcher?: string) => ({
+      ...(matcher !== undefined && { matcher }),
+      hooks: [{ type: "command" as const, command: await say(name) }],
+    });
+    const engine = createHookEngine({
+      workspaceRoot: root,
+      settings: {
+        hooks: {
+          SessionStart: [await entry("resumed", "resume"), await entry("always"), await entry("empty", "")],
+          PreCompact: [await entry("manual", "manual"), await entry("star", "*")],
+        },
+      },
+    });
+    expect((await engine.sessionStart({ source: "startup" })).additionalContext).toBe("always\n\nempty");
+    expect((await engine.sessionStart({ source: "resume" })).additionalContext).toBe("resumed\n\nalways\n\nempty");
+    expect((await engine.preCompact({ trigger: "auto" })).additionalContext).toBe("star");
+    expect((await engine.preCompact({ trigger: "manual" })).additionalContext).toBe("manual\n\nstar");
+  });
+
+  it("run a chain in order: a rewrite is seen by the next hook, a deny ends the chain", async () => {
+    const rewrite = await script("rewrite.sh", 'cat >/dev/null; echo \'{"updatedInput":{"command":"ls -la"}}\'');
+    const deny = await script("deny.sh", 'cat > "$HEDDLE_PROJECT_DIR/seen.json"; echo no >&2; exit 2');
+    const after = await script("after.sh", 'touch "$HEDDLE_PROJECT_DIR/after-ran"');
+    const engine = createHookEngine({
+      workspaceRoot: root,
+      settings: {
+        hooks: {
+          PreToolUse: [{ hooks: [rewrite, deny, after].map((command) => ({ type: "command" as const, command })) }],
+        },
+      },
+    });
+    expect(await callBeforeTool(engine, { command: "ls" })).toMatchObject({ skip: true });
+    expect(JSON.parse(await readFile(path.join(root, "seen.json"), "utf8")).tool_input).toEqual({ command: "ls -la" });
+    await expect(readFile(path.join(root, "after-ran"))).rejects.toThrow();
+  });
+
+  it("read the settings file once, when the engine is created", async () => {
+    const deny = await script("deny.sh", "echo no >&2; exit 2");
+    await mkdir(path.join(root, ".heddle"));
+    const engine = createHookEngine({ workspaceRoot: root });
+    await writeFile(path.join(root, ".heddle/settings.json"), JSON.stringify(preToolUse("*", deny)));
+    expect(await callBeforeTool(engine, { command: "ls" })).toBeUndefined();
+    expect(await callBeforeTool(createHookEngine({ workspaceRoot: root }), { command: "ls" })).toMatchObject({
+      skip: true,
+    });
+  });
+
   it("send an `ask` through the loop's one approval path: the host's requestToolApproval, with the reason", async () => {
     const command = await script("ask.sh", 'cat >/dev/null; echo \'{"decision":"ask","reason":"touches prod"}\'');
     const engine = createHookEngine({ workspaceRoot: root, settings: preToolUse("shell", command) });

@@ -9,7 +9,7 @@ import {
   toolOutputText,
 } from "@heddle/shared";
 import { resolveSandbox, type SandboxOptions } from "../process/index.js";
-import { createWorkspace } from "../tools/index.js";
+import { createWorkspace } from "../workspace/index.js";
 import { type HookDecision, HookExecutionError, runCommandHook } from "./command-hook.js";
 import { hookEnvironment } from "./hook-env.js";
 import {

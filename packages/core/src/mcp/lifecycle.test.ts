@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { pidAlive, TEST_SERVER, toolContext, WRAPPER, waitFor } from "../../test/mcp/helpers.js";
+import { descendantPids } from "../process/index.js";
 import { connectMcpServers, type McpAgentTool, type McpConnection, type McpStatusChange } from "./connection.js";
 import { McpServerUnavailableError } from "./errors.js";
-import { descendantPids } from "./process-tree.js";
 
 const dir = mkdtempSync(join(tmpdir(), "heddle-mcp-life-"));
 const node = process.execPath;

@@ -8,9 +8,9 @@ import {
   type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { endProcesses, type ProcessRef, snapshotDescendants } from "../process/index.js";
 import type { McpServerConfig } from "./config.js";
 import { McpServerUnavailableError } from "./errors.js";
-import { endProcesses, type ProcessRef, snapshotDescendants } from "./process-tree.js";
 import { type McpResultLimits, mapMcpToolResult } from "./results.js";
 import { connectTransport, type OpenedTransport, StderrTail } from "./transport.js";
 

@@ -4,8 +4,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { endProcesses, snapshotTree } from "../process/index.js";
 import { isHttpServerConfig, type McpServerConfig } from "./config.js";
-import { endProcesses, snapshotTree } from "./process-tree.js";
 
 /** Remembers the child's pid once started: the SDK forgets it when it begins closing. */
 class TrackedStdioTransport extends StdioClientTransport {

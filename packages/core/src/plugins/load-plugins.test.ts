@@ -3,7 +3,7 @@ import path from "node:path";
 import { createAgent } from "@heddle/agents";
 import { createScriptedModel } from "@heddle/llms/testing";
 import type { PluginSetupResult } from "@heddle/shared";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { makeTempDir } from "../tools/test-utils.js";
 import { loadPlugins } from "./load-plugins.js";
 
@@ -113,6 +113,32 @@ describe("loadPlugins hardening", () => {
         error: expect.objectContaining({ code: "plugin_tool_invalid" }),
       }),
     ]);
+  });
+
+  it("gives a setup 30 seconds by default", async () => {
+    const started = new Promise<void>((resolve) => {
+      (globalThis as { heddleSetupStarted?: () => void }).heddleSetupStarted = resolve;
+    });
+    await pluginFile(
+      "slow.mjs",
+      `export default { name: "slow", setup: () => { globalThis.heddleSetupStarted(); return new Promise(() => {}); } };`,
+    );
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let result: Awaited<ReturnType<typeof loadPlugins>> | undefined;
+      void loadPlugins(["slow.mjs"], { baseDir: dir }).then((r) => (result = r));
+      await started;
+      await vi.advanceTimersByTimeAsync(29_999);
+      expect(result).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      for (let i = 0; i < 10 && !result; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(result?.failures).toEqual([
+        expect.objectContaining({ name: "slow", error: expect.objectContaining({ code: "plugin_setup_timeout" }) }),
+      ]);
+    } finally {
+      vi.useRealTimers();
+      delete (globalThis as { heddleSetupStarted?: () => void }).heddleSetupStarted;
+    }
   });
 
   it("times out a setup that never resolves; the good plugins still load", async () => {

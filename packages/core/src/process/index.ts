@@ -1,6 +1,16 @@
 // Child processes: running a shell command in its own process group, killing every process it started, and the
-// optional bubblewrap sandbox. Used by the bash tool and by command hooks.
-export { findCommandProcesses, killCommandTree, PROCESS_TOKEN_ENV, processAlive } from "./process-tree.js";
+// optional bubblewrap sandbox. Used by the bash tool, command hooks and MCP stdio servers.
+export {
+  descendantPids,
+  endProcesses,
+  findCommandProcesses,
+  killCommandTree,
+  PROCESS_TOKEN_ENV,
+  type ProcessRef,
+  processAlive,
+  snapshotDescendants,
+  snapshotTree,
+} from "./process-tree.js";
 export {
   bwrapArgs,
   checkSandboxAvailable,

@@ -1,11 +1,15 @@
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
 /**
- * Finding every process a command started, on Linux, without relying on its process group: a child can leave
- * the group and the session (`setsid`), and with `setsid -f` its parent exits so it is not even a descendant
- * any more. Each command gets a random token in its environment, which every descendant inherits; a sweep of
- * /proc matches the token, the descendants of the shell, its process group and its session. Elsewhere (no
- * /proc) only the process group is signalled.
+ * Finding and ending the processes a child started. Two users:
+ * - a shell command (the bash tool, command hooks), found on Linux without relying on its process group: a child
+ *   can leave the group and the session (`setsid`), and with `setsid -f` its parent exits so it is not even a
+ *   descendant any more. Each command gets a random token in its environment, which every descendant inherits; a
+ *   sweep of /proc matches the token, the descendants of the shell, its process group and its session. Elsewhere
+ *   (no /proc) only the process group is signalled.
+ * - an MCP stdio server, whose tree is snapshotted (pid and start time) and ended after its transport closes
+ *   (`npx` runs the real server as its child, which closing the server's own process would leave running).
  */
 
 /** The environment variable that marks a command's processes. */
@@ -147,4 +151,89 @@ export async function killCommandTree(rootPid: number, token: string, graceMs: n
     for (const [pid, start] of remaining) signal(pid, start, "SIGKILL");
     await sleep(KILL_ROUND_MS);
   }
+}
+
+/** Every live process's parent, from /proc on Linux, else from `ps`; empty when neither works. */
+function parentMap(): Map<number, number> {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return psParentMap();
+  }
+  const map = new Map<number, number>();
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    const stat = readStat(pid);
+    if (stat && !stat.zombie) map.set(pid, stat.ppid);
+  }
+  return map;
+}
+
+function psParentMap(): Map<number, number> {
+  const map = new Map<number, number>();
+  try {
+    const out = execFileSync("ps", ["-A", "-o", "pid=,ppid="], { encoding: "utf8" });
+    for (const line of out.split("\n")) {
+      const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+      if (pid && ppid !== undefined && !Number.isNaN(ppid)) map.set(pid, ppid);
+    }
+  } catch {
+    // No ps either: nothing to report.
+  }
+  return map;
+}
+
+/** The pids of every live descendant of `pid` (children, their children, ...). */
+export function descendantPids(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const [child, parent] of parentMap()) children.set(parent, [...(children.get(parent) ?? []), child]);
+  const found = new Set<number>();
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift() as number) ?? []) {
+      if (found.has(child)) continue;
+      found.add(child);
+      queue.push(child);
+    }
+  }
+  return [...found];
+}
+
+/** A process seen once: its start time tells it apart from a later process that reuses the pid. */
+export interface ProcessRef {
+  pid: number;
+  /** Undefined off Linux, where only the pid is compared. */
+  start: string | undefined;
+}
+
+/** `pid` itself and its live descendants, each with its start time. */
+export function snapshotTree(pid: number): ProcessRef[] {
+  return [{ pid, start: readStat(pid)?.startTime }, ...snapshotDescendants(pid)];
+}
+
+/** The live descendants of `pid`, each with its start time. */
+export function snapshotDescendants(pid: number): ProcessRef[] {
+  return descendantPids(pid).map((child) => ({ pid: child, start: readStat(child)?.startTime }));
+}
+
+/**
+ * Ends the processes still alive and still the same process (same start time): SIGTERM, then SIGKILL after
+ * `graceMs`; resolves once they are gone or a second after the SIGKILL.
+ */
+export async function endProcesses(refs: readonly ProcessRef[], graceMs: number): Promise<void> {
+  const alive = () => refs.filter((ref) => processAlive(ref.pid) && readStat(ref.pid)?.startTime === ref.start);
+  let remaining = alive();
+  if (remaining.length === 0) return;
+  for (const ref of remaining) signal(ref.pid, ref.start, "SIGTERM");
+  const until = Date.now() + graceMs;
+  while (remaining.length > 0 && Date.now() < until) {
+    await sleep(25);
+    remaining = alive();
+  }
+  if (remaining.length === 0) return;
+  for (const ref of remaining) signal(ref.pid, ref.start, "SIGKILL");
+  const hardUntil = Date.now() + 1000;
+  while (Date.now() < hardUntil && alive().length > 0) await sleep(25);
 }

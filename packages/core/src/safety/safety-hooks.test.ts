@@ -117,6 +117,16 @@ describe("circuit breaker hooks", () => {
     expect(await turn(7, result("e", true))).toEqual({ stop: true, reason: "circuit_breaker", status: "aborted" });
   });
 
+  it("stops at 6 failed turns in a row by default", async () => {
+    const afterTurn = one(createCircuitBreakerHooks().afterTurn);
+    const turn = (iteration: number) => {
+      const failed = result(`f${iteration}`, true);
+      return afterTurn({ ...base, iteration, message: assistantMessage([call(failed.toolCallId)]), results: [failed] });
+    };
+    for (let iteration = 1; iteration <= 5; iteration++) expect(await turn(iteration)).toBeUndefined();
+    expect(await turn(6)).toEqual({ stop: true, reason: "circuit_breaker", status: "aborted" });
+  });
+
   it("a continue decision after failed turns carries its guidance into the next request", async () => {
     const hooks = createCircuitBreakerHooks({
       limit: 2,

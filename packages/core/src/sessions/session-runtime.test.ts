@@ -259,6 +259,19 @@ describe("SessionRuntime", () => {
     expect((await session.history())[0]!.role).toBe("user");
   });
 
+  it("refuses a second send while a turn runs, and the running turn still finishes", async () => {
+    const store = new MemorySessionStore();
+    const session = await createSession({
+      store,
+      model: createScriptedModel([{ text: "first answer", delayMs: 100 }]),
+    });
+    const running = session.send("first");
+    await expect(session.send("second")).rejects.toMatchObject({ code: "invalid_input" });
+    const result = await running;
+    expect(result.status).toBe("completed");
+    expect((await session.history()).map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+
   it("a failing store write aborts the turn and send rejects with SessionWriteError", async () => {
     let appends = 0;
     class FullDiskStore extends MemorySessionStore {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { runSessionStoreConformance } from "../testing/conformance.js";
 import { createMemorySessionData, type MemorySessionData, MemorySessionStore } from "./memory-store.js";
 import { SESSION_SCHEMA_VERSION } from "./sqlite-schema.js";
@@ -41,6 +41,24 @@ describe("SqliteSessionStore specifics", () => {
     expect(db.pragma("user_version", { simple: true })).toBe(SESSION_SCHEMA_VERSION);
     expect(db.prepare("SELECT COUNT(*) AS n FROM schema_migrations").get()).toEqual({ n: SESSION_SCHEMA_VERSION });
     db.close();
+  });
+
+  it("its connection runs with synchronous FULL, a 5 s busy timeout and foreign keys on, unless told otherwise", async () => {
+    const Database = (await import("better-sqlite3")).default;
+    const settings = async (options: { synchronous?: "FULL" | "NORMAL"; busyTimeoutMs?: number }) => {
+      const spy = vi.spyOn(Database.prototype, "pragma");
+      const store = new SqliteSessionStore({ path: join(dir, "connection.db"), ...options });
+      // The store's own connection, as the first pragma call saw it.
+      const db = spy.mock.contexts[0] as InstanceType<typeof Database>;
+      spy.mockRestore();
+      const read = (name: string) => db.pragma(name, { simple: true });
+      const result = [read("synchronous"), read("busy_timeout"), read("foreign_keys")];
+      await store.close();
+      return result;
+    };
+    // synchronous: 2 = FULL, 1 = NORMAL.
+    expect(await settings({})).toEqual([2, 5000, 1]);
+    expect(await settings({ synchronous: "NORMAL", busyTimeoutMs: 250 })).toEqual([1, 250, 1]);
   });
 
   it("refuses a database written by a newer schema, naming the versions", async () => {

@@ -1,6 +1,6 @@
 import { type AgentTool, createTool } from "@heddle/shared";
 import { z } from "zod";
-import { ToolInputError } from "./errors.js";
+import { ToolInputError } from "../workspace/index.js";
 
 /** What the host's `askUser` callback receives. */
 export interface AskUserRequest {

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_BASH_ENV } from "./bash.js";
 import { createDefaultTools } from "./default-tools.js";
 import { findTool, makeTempDir, processGone, runTool, toolContext, waitProcessGone } from "./test-utils.js";
 
@@ -53,6 +54,38 @@ describe("bash", () => {
     } finally {
       delete process.env.HEDDLE_TEST_SECRET;
     }
+  });
+
+  it("defaults: bash, stdin at /dev/null, a fresh shell per call, 30 000 bytes of output, 120 s up to 600 s", async () => {
+    const bash = bashTool();
+    expect(await runTool(bash, { command: 'test -n "$BASH_VERSION" && echo is-bash', timeout_ms: 5000 })).toBe(
+      "Exit code 0\nis-bash\n",
+    );
+    expect(await runTool(bash, { command: "cat; echo read-nothing", timeout_ms: 5000 })).toBe(
+      "Exit code 0\nread-nothing\n",
+    );
+    await runTool(bash, { command: "cd /; export CARRIED=yes" });
+    const fresh = await runTool(bash, { command: 'pwd; echo "[$CARRIED]"' });
+    expect(fresh).toContain(await import("node:fs").then((fs) => fs.realpathSync(root)));
+    expect(fresh).toContain("[]");
+    const long = await runTool(bash, { command: "head -c 100000 /dev/zero | tr '\\0' x" });
+    expect(long).toMatch(/\[… \d+ bytes of output omitted …\]/);
+    expect(long.length).toBeGreaterThan(29_000);
+    expect(long.length).toBeLessThan(30_200);
+    expect(bash.description).toContain("Default timeout 120000 ms, at most 600000 ms.");
+    expect(DEFAULT_BASH_ENV).toEqual([
+      "PATH",
+      "HOME",
+      "USER",
+      "LOGNAME",
+      "SHELL",
+      "LANG",
+      "LC_ALL",
+      "LC_CTYPE",
+      "TERM",
+      "TMPDIR",
+      "TZ",
+    ]);
   });
 
   it("keeps the head and tail of long output", async () => {

@@ -2,8 +2,8 @@ import { type AgentTool, createTool, HeddleError } from "@heddle/shared";
 import { z } from "zod";
 import type { ResolvedSandbox } from "../process/index.js";
 import { defaultShell, runShellCommand } from "../process/index.js";
-import { ToolInputError } from "./errors.js";
-import type { Workspace } from "./workspace.js";
+import type { Workspace } from "../workspace/index.js";
+import { ToolInputError } from "../workspace/index.js";
 
 /** Options of the `bash` tool. */
 export interface BashToolOptions {

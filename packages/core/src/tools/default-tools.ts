@@ -1,16 +1,15 @@
 import type { AgentTool, ToolPolicy } from "@heddle/shared";
 import { resolveSandbox, type SandboxOptions } from "../process/index.js";
+import { createWorkspace, ToolConfigError } from "../workspace/index.js";
 import { type AskUserCallback, createAskUserTool } from "./ask-user.js";
 import { type BashToolOptions, createBashTool } from "./bash.js";
 import { createEditFileTool } from "./edit-file.js";
-import { ToolConfigError } from "./errors.js";
 import { createListFilesTool } from "./list-files.js";
 import { createReadFileTool, type ReadFileLimits } from "./read-file.js";
 import { createSearchTool, type SearchOptions } from "./search.js";
 import { createLoadSkillTool } from "./skills.js";
 import { createSubmitResultTool } from "./submit-result.js";
 import { createTodoWriteTool, type TodoItem } from "./todo.js";
-import { createWorkspace } from "./workspace.js";
 import { createWriteFileTool, type WriteCheckpointer } from "./write-file.js";
 
 /** `read-only`: look, no changes. `edit`: file writes run, bash asks. `full`: everything runs without asking. */

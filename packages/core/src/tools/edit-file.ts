@@ -2,10 +2,9 @@ import { stat } from "node:fs/promises";
 import { type AgentTool, createTool } from "@heddle/shared";
 import { createTwoFilesPatch } from "diff";
 import { z } from "zod";
-import { ToolInputError } from "./errors.js";
+import { ToolInputError, type Workspace, writeFileAtomic } from "../workspace/index.js";
 import { looksBinary } from "./read-file.js";
 import { assertRegularFile, readRegularFile } from "./regular-file.js";
-import { type Workspace, writeFileAtomic } from "./workspace.js";
 import type { WriteCheckpointer } from "./write-file.js";
 
 const inputSchema = z.object({

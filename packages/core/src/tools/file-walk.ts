@@ -1,9 +1,9 @@
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { glob } from "tinyglobby";
-import { ToolInputError, WorkspaceEscapeError } from "./errors.js";
+import type { Workspace } from "../workspace/index.js";
+import { ToolInputError, WorkspaceEscapeError } from "../workspace/index.js";
 import { readRegularFile } from "./regular-file.js";
-import type { Workspace } from "./workspace.js";
 
 /** Folders no listing or search ever walks into. */
 export const ALWAYS_IGNORED = ["**/.git/**", "**/node_modules/**"];

@@ -13,6 +13,18 @@ export {
   type ShellRunOptions,
   type ShellRunResult,
 } from "../process/index.js";
+export {
+  AGENT_FOLDER,
+  createWorkspace,
+  ProtectedPathError,
+  ToolConfigError,
+  ToolInputError,
+  type ToolInputErrorCode,
+  type Workspace,
+  WorkspaceEscapeError,
+  type WorkspaceOptions,
+  writeFileAtomic,
+} from "../workspace/index.js";
 export { type AskUserCallback, type AskUserRequest, createAskUserTool } from "./ask-user.js";
 export { type BashToolOptions, createBashTool, DEFAULT_BASH_ENV } from "./bash.js";
 export {
@@ -22,18 +34,10 @@ export {
   type ToolPreset,
 } from "./default-tools.js";
 export { createEditFileTool } from "./edit-file.js";
-export {
-  ProtectedPathError,
-  ToolConfigError,
-  ToolInputError,
-  type ToolInputErrorCode,
-  WorkspaceEscapeError,
-} from "./errors.js";
 export { createListFilesTool } from "./list-files.js";
 export { createReadFileTool, type ReadFileLimits } from "./read-file.js";
 export { compileSearchPattern, createSearchTool, type SearchOptions, type SearchPattern } from "./search.js";
 export { createLoadSkillTool, formatSkillsForPrompt, listSkills, type Skill } from "./skills.js";
 export { createSubmitResultTool } from "./submit-result.js";
 export { createTodoWriteTool, renderTodos, type TodoItem } from "./todo.js";
-export { AGENT_FOLDER, createWorkspace, type Workspace, type WorkspaceOptions, writeFileAtomic } from "./workspace.js";
 export { createWriteFileTool, type WriteCheckpointer } from "./write-file.js";

@@ -1,9 +1,9 @@
 import { stat } from "node:fs/promises";
 import { type AgentTool, createTool } from "@heddle/shared";
 import { z } from "zod";
-import { ToolInputError } from "./errors.js";
+import type { Workspace } from "../workspace/index.js";
+import { ToolInputError } from "../workspace/index.js";
 import { walkWorkspaceFiles } from "./file-walk.js";
-import type { Workspace } from "./workspace.js";
 
 const inputSchema = z.object({
   pattern: z.string().optional().describe('Glob, e.g. "src/**/*.ts" (default: every file).'),

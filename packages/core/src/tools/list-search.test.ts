@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDefaultTools } from "./default-tools.js";
@@ -46,6 +46,23 @@ describe("list_files", () => {
         "src/util.ts",
       ].sort(),
     );
+  });
+
+  it("does not walk into a symlinked folder", async () => {
+    const { dir: outside, cleanup: clean } = await makeTempDir("heddle-linked-");
+    try {
+      await writeFile(path.join(outside, "linked.ts"), "");
+      await mkdir(path.join(root, "real"));
+      await writeFile(path.join(root, "real/inside.ts"), "");
+      await symlink(outside, path.join(root, "link"));
+      await symlink(path.join(root, "real"), path.join(root, "alias"));
+      const out: string = await runTool(findTool(tools, "list_files"), {});
+      expect(out).toContain("real/inside.ts");
+      expect(out).not.toContain("linked.ts");
+      expect(out).not.toContain("alias/");
+    } finally {
+      await clean();
+    }
   });
 
   it("filters by glob and folder, and caps the listing", async () => {

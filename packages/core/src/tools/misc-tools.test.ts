@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ToolConfigError } from "../workspace/index.js";
 import { createDefaultTools, defaultToolPolicies } from "./default-tools.js";
-import { ToolConfigError } from "./errors.js";
 import { formatSkillsForPrompt, listSkills } from "./skills.js";
 import { findTool, makeTempDir, runTool } from "./test-utils.js";
 import type { TodoItem } from "./todo.js";

@@ -2,9 +2,9 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { type AgentTool, createTool, type ImagePart, type TextPart } from "@heddle/shared";
 import { z } from "zod";
-import { ToolInputError } from "./errors.js";
+import type { Workspace } from "../workspace/index.js";
+import { ToolInputError } from "../workspace/index.js";
 import { assertRegularFile, readRegularFile } from "./regular-file.js";
-import type { Workspace } from "./workspace.js";
 
 /** Size caps of `read_file`. */
 export interface ReadFileLimits {

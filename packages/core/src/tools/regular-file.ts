@@ -1,6 +1,6 @@
 import { constants, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
-import { ToolInputError } from "./errors.js";
+import { ToolInputError } from "../workspace/index.js";
 
 /**
  * Opening a FIFO, socket or device blocks a libuv pool thread until someone writes to it; four such calls and

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -87,6 +87,17 @@ describe("bash in the bubblewrap sandbox", () => {
     expect(await runTool(sandboxedBash({ network: "allow" }), { command: probe })).toContain("connected");
   }, 20_000);
 
+  it("gives the command a private /tmp: the host's files are not there, and what it writes stays inside", async () => {
+    const name = `heddle-sandbox-tmp-${process.pid}-${Date.now()}`;
+    await writeFile(path.join("/tmp", `${name}-host`), "host");
+    cleanups.push(() => rm(path.join("/tmp", `${name}-host`), { force: true }));
+    const out = await runTool(sandboxedBash(), {
+      command: `test -e /tmp/${name}-host && echo host-visible; echo x > /tmp/${name} && echo wrote`,
+    });
+    expect(out).toBe("Exit code 0\nwrote\n");
+    expect(existsSync(path.join("/tmp", name))).toBe(false);
+  });
+
   it("a missing bwrap is a typed error at construction", () => {
     expect(() =>
       createDefaultTools({ workspaceRoot: root, preset: "full", sandbox: { bwrapPath: "/nonexistent/bwrap" } }),
@@ -95,7 +106,10 @@ describe("bash in the bubblewrap sandbox", () => {
 
   it("builds a read-only root with the workspace writable", () => {
     const args = bwrapArgs({ workspaceRoot: root, network: "none" });
-    expect(args).toEqual(expect.arrayContaining(["--unshare-pid", "--die-with-parent", "--unshare-net"]));
+    expect(args).toEqual(
+      expect.arrayContaining(["--unshare-pid", "--die-with-parent", "--unshare-net", "--new-session"]),
+    );
+    expect(args.join(" ")).toContain("--dev /dev");
     expect(args.join(" ")).toContain(`--ro-bind / /`);
     expect(args.join(" ")).toContain(`--bind ${root} ${root}`);
   });

@@ -4,11 +4,11 @@ import path from "node:path";
 import { type AgentTool, createTool } from "@heddle/shared";
 import { RE2JS } from "re2js";
 import { z } from "zod";
-import { ToolInputError } from "./errors.js";
+import type { Workspace } from "../workspace/index.js";
+import { ToolInputError } from "../workspace/index.js";
 import { walkWorkspaceFiles } from "./file-walk.js";
 import { looksBinary } from "./read-file.js";
 import { assertRegularFile, readRegularFile } from "./regular-file.js";
-import type { Workspace } from "./workspace.js";
 
 /** Options of the `search` tool. */
 export interface SearchOptions {

@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { type AgentTool, createTool } from "@heddle/shared";
 import { z } from "zod";
-import { ToolInputError } from "./errors.js";
+import { ToolInputError } from "../workspace/index.js";
 import { readRegularFile } from "./regular-file.js";
 
 const MAX_SKILL_BYTES = 1024 * 1024;

@@ -2,9 +2,8 @@ import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { type AgentTool, createTool, type ToolContext } from "@heddle/shared";
 import { z } from "zod";
-import { ToolInputError } from "./errors.js";
+import { ToolInputError, type Workspace, writeFileAtomic } from "../workspace/index.js";
 import { assertRegularFile } from "./regular-file.js";
-import { type Workspace, writeFileAtomic } from "./workspace.js";
 
 /** What write_file/edit_file call before changing a file; `FileCheckpointer` is the usual one. */
 export interface WriteCheckpointer {

@@ -6,11 +6,11 @@ import { createConnection } from "node:net";
 export const POSTGRES_URL = process.env.HEDDLE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 export const REDIS_URL = process.env.HEDDLE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
-/** True when a TCP connection to the URL's host and port opens within a second. */
+/** True when a TCP connection to the URL's host and port opens within 5 s (a refused port answers at once; a loaded machine may take more than a second to accept). */
 export function reachable(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
-    const socket = createConnection({ host: hostname, port: Number(port), timeout: 1000 });
+    const socket = createConnection({ host: hostname, port: Number(port), timeout: 5000 });
     const done = (ok: boolean) => {
       socket.destroy();
       resolve(ok);

@@ -54,6 +54,34 @@ describe("generated catalog", () => {
     }
   });
 
+  it("prices most ids the hand-kept catalog left unpriced, and takes limits and capabilities from the datasets", () => {
+    // openai-chat serves the OpenAI section again: count each vendor's ids once.
+    const vendors = ["anthropic", "openai", "gemini"] as const;
+    const unpriced = vendors.flatMap((provider) => before[provider].unpriced.map((id: string) => [provider, id]));
+    const nowPriced = unpriced.filter(([provider, id]) => catalogModel(provider!, id!)?.pricing);
+    expect(unpriced).toHaveLength(74);
+    expect(nowPriced.length).toBeGreaterThan(unpriced.length / 2);
+    const examples = [
+      ["gemini", "gemini-2.5-flash"],
+      ["gemini", "gemini-2.5-flash-lite"],
+      ["gemini", "gemini-2.0-flash"],
+      ["openai", "o3-mini"],
+      ["openai", "o1-mini"],
+      ["openai", "gpt-4-turbo"],
+      ["openai", "gpt-3.5-turbo"],
+    ];
+    for (const example of examples) expect(nowPriced, example.join("/")).toContainEqual(example);
+    expect(catalogModel("openai", "o1")).toMatchObject({ contextWindow: 200_000, maxOutputTokens: 100_000 });
+    expect(catalogModel("openai", "gpt-4o")?.maxOutputTokens).toBe(16_384);
+    expect(catalogModel("gemini", "gemini-3.1-pro-preview")?.contextWindow).toBe(1_048_576);
+    for (const id of ["o1-mini", "o1-preview", "o3-mini"])
+      expect(catalogModel("openai", id)?.supports.images, id).toBe(false);
+    for (const id of ["o3-deep-research", "o4-mini-deep-research"])
+      expect(catalogModel("openai", id)?.supports, id).toMatchObject({ reasoning: true, tools: false });
+    expect(catalogModel("openai", "gpt-5")?.pricing?.cacheRead).toBeGreaterThan(0);
+    expect(catalogModel("gemini", "gemini-2.5-pro")?.pricing?.cacheRead).toBeGreaterThan(0);
+  });
+
   it("keeps the first model of each vendor (heddle-code's default) and serves presets nothing", () => {
     for (const provider of PROVIDERS) expect(catalogModels(provider)[0]?.id, provider).toBe(before[provider].priced[0]);
     for (const preset of ["groq", "ollama", "openrouter", "deepseek", "openai-compatible"])

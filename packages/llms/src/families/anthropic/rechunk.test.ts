@@ -100,9 +100,9 @@ async function mapExactChunks(bytes: Uint8Array, sizes: number[]): Promise<Agent
   const response = new Response(body, { headers: { "content-type": "text/event-stream" } });
   const mapper = new AnthropicStreamMapper();
   const events: AgentModelEvent[] = [];
-  for await (const event of Stream.fromSSEResponse(response, new AbortController()))
-    events.push(...mapper.handle(event));
-  return [...events, ...mapper.usageEvent(), { type: "finish", reason: mapper.finishReason() }];
+  for await (const event of Stream.fromSSEResponse(response, new AbortController())) mapper.push(event, events);
+  mapper.end(events);
+  return events;
 }
 
 describe("anthropic: exact byte splits through the SDK parser give the same events as the whole body", () => {

@@ -90,7 +90,8 @@ export function toAnthropicBody(request: AgentModelRequest, modelId: string, inf
   else if (options.temperature !== undefined) body.temperature = options.temperature;
   if (options.stopSequences?.length) body.stop_sequences = options.stopSequences;
 
-  return { ...body, ...(options.providerOptions?.[ANTHROPIC] ?? {}) };
+  const extra = options.providerOptions?.[ANTHROPIC];
+  return extra ? Object.assign(body, extra) : body;
 }
 
 function thinkingBudget(reasoning: ReasoningOption | undefined): number | undefined {
@@ -124,60 +125,70 @@ function markLastUserBlock(messages: VendorMessage[], cache: Block): void {
  * turns of one role are merged (the API wants alternating roles, and tool results must open their user turn).
  */
 export function toAnthropicMessages(messages: readonly AgentMessage[]): VendorMessage[] {
+  // Plain loops that push into one array per turn: this runs over the whole transcript on every request.
   const out: VendorMessage[] = [];
+  let previous: VendorMessage | undefined;
   for (const message of messages) {
     const role = message.role === "assistant" ? "assistant" : "user";
-    const content = message.content.flatMap((part) =>
-      role === "assistant" ? assistantBlocks(part) : userBlocks(part),
-    );
-    if (content.length === 0) continue;
-    const previous = out[out.length - 1];
-    if (previous && previous.role === role) previous.content.push(...content);
-    else out.push({ role, content });
+    const content: Block[] = previous?.role === role ? previous.content : [];
+    const before = content.length;
+    const parts = message.content;
+    for (let i = 0; i < parts.length; i++) {
+      if (role === "assistant") assistantBlock(parts[i] as ContentPart, content);
+      else userBlock(parts[i] as ContentPart, content);
+    }
+    if (content.length === before || content === previous?.content) continue;
+    previous = { role, content };
+    out.push(previous);
   }
   return out;
 }
 
-function userBlocks(part: ContentPart): Block[] {
+function userBlock(part: ContentPart, out: Block[]): void {
   switch (part.type) {
     case "text":
-      return part.text ? [{ type: "text", text: part.text }] : [];
+      if (part.text) out.push({ type: "text", text: part.text });
+      return;
     case "image":
-      return [imageBlock(part)];
+      out.push(imageBlock(part));
+      return;
     case "tool-result":
-      return [toolResultBlock(part)];
+      out.push(toolResultBlock(part));
+      return;
     default:
-      // Reasoning and tool calls belong to assistant turns.
-      return [];
+    // Reasoning and tool calls belong to assistant turns.
   }
 }
 
-function assistantBlocks(part: ContentPart): Block[] {
+function assistantBlock(part: ContentPart, out: Block[]): void {
   switch (part.type) {
     case "text":
       // The API rejects empty text blocks.
-      return part.text ? [{ type: "text", text: part.text }] : [];
+      if (part.text) out.push({ type: "text", text: part.text });
+      return;
     case "reasoning": {
       const meta = part.providerMetadata?.[ANTHROPIC];
       const redactedData = meta?.redactedData;
-      if (typeof redactedData === "string" && redactedData) return [{ type: "redacted_thinking", data: redactedData }];
+      if (typeof redactedData === "string" && redactedData) {
+        out.push({ type: "redacted_thinking", data: redactedData });
+        return;
+      }
       const signature = part.signature ?? (typeof meta?.signature === "string" ? meta.signature : undefined);
       // Thinking goes back verbatim with its signature, as the API requires; unsigned thinking (a response cut
       // before its signature) would be rejected, so it is dropped.
-      return signature ? [{ type: "thinking", thinking: part.text, signature }] : [];
+      if (signature) out.push({ type: "thinking", thinking: part.text, signature });
+      return;
     }
     case "tool-call":
-      return [
-        {
-          type: "tool_use",
-          id: part.toolCallId,
-          name: part.toolName,
-          // The API wants an object; a call whose arguments never parsed is sent back empty.
-          input: isPlainObject(part.input) ? part.input : {},
-        },
-      ];
+      out.push({
+        type: "tool_use",
+        id: part.toolCallId,
+        name: part.toolName,
+        // The API wants an object; a call whose arguments never parsed is sent back empty.
+        input: isPlainObject(part.input) ? part.input : {},
+      });
+      return;
     default:
-      return [];
   }
 }
 
@@ -186,11 +197,15 @@ function imageBlock(part: ImagePart): Block {
 }
 
 function toolResultBlock(part: ToolResultPart): Block {
-  const parts: Array<TextPart | ImagePart> =
-    typeof part.output === "string" ? [{ type: "text", text: part.output }] : part.output;
-  const content = parts.flatMap((item) =>
-    item.type === "image" ? [imageBlock(item)] : item.text ? [{ type: "text", text: item.text }] : [],
-  );
+  const content: Block[] = [];
+  if (typeof part.output === "string") {
+    if (part.output) content.push({ type: "text", text: part.output });
+  } else {
+    for (const item of part.output as Array<TextPart | ImagePart>) {
+      if (item.type === "image") content.push(imageBlock(item));
+      else if (item.text) content.push({ type: "text", text: item.text });
+    }
+  }
   const block: Block = { type: "tool_result", tool_use_id: part.toolCallId };
   if (content.length > 0) block.content = content;
   if (part.isError) block.is_error = true;

@@ -1,5 +1,7 @@
-import type { AgentModelEvent, AgentUsage, FinishReason } from "@heddle/shared";
+import type { AgentModelEvent, FinishReason, ModelError } from "@heddle/shared";
+import { modelError } from "../../errors.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
+import { type FamilyMapper, failureFinish } from "../driver.js";
 
 /** The metadata key every Anthropic-bound value is stored under. */
 export const ANTHROPIC = "anthropic";
@@ -59,56 +61,78 @@ const STOP_REASONS: Record<string, FinishReason> = {
  * Turns the raw Messages stream events into neutral events, one event at a time. Holds the per-block state
  * (tool-call JSON by block index) and the usage, which arrives as a start value plus cumulative updates.
  */
-export class AnthropicStreamMapper {
+export class AnthropicStreamMapper implements FamilyMapper<unknown> {
   private readonly blocks = new Map<number, BlockState>();
   private readonly calls = new ToolCallAccumulator();
   private readonly usage: RawUsage = {};
   private sawMessageStart = false;
   private stopReason: string | null = null;
   /** True once `message_stop` arrived: the response is complete. */
-  completed = false;
+  private completed = false;
 
-  handle(raw: unknown): AgentModelEvent[] {
+  push(raw: unknown, out: AgentModelEvent[]): void {
     const event = (raw ?? {}) as RawEvent;
     switch (event.type) {
+      case "content_block_delta":
+        this.delta(event, out);
+        return;
+      case "content_block_start":
+        this.startBlock(event, out);
+        return;
+      case "content_block_stop":
+        this.stopBlock(event.index, out);
+        return;
       case "message_start":
         this.sawMessageStart = true;
         this.mergeUsage(event.message?.usage);
-        return [];
-      case "content_block_start":
-        return this.startBlock(event);
-      case "content_block_delta":
-        return this.delta(event);
-      case "content_block_stop":
-        return this.stopBlock(event.index);
+        return;
       case "message_delta":
         if (event.delta?.stop_reason) this.stopReason = event.delta.stop_reason;
         this.mergeUsage(event.usage);
-        return [];
+        return;
       case "message_stop":
         this.completed = true;
-        return [];
+        return;
       default:
-        // ping and event types newer than this code carry nothing we map.
-        return [];
+      // ping and event types newer than this code carry nothing we map.
     }
   }
 
-  /** The one `usage` event of this response, or nothing when no `message_start` arrived. */
-  usageEvent(): AgentModelEvent[] {
-    if (!this.sawMessageStart) return [];
-    const usage: Partial<AgentUsage> = {
-      inputTokens: this.usage.input_tokens ?? 0,
-      outputTokens: this.usage.output_tokens ?? 0,
-      cacheReadTokens: this.usage.cache_read_input_tokens ?? 0,
-      cacheWriteTokens: this.usage.cache_creation_input_tokens ?? 0,
-      reasoningTokens: this.usage.output_tokens_details?.thinking_tokens ?? 0,
-    };
-    return [{ type: "usage", usage }];
+  /** A stream may close without `message_stop`: that is a cut connection, never a stop. */
+  end(out: AgentModelEvent[]): void {
+    if (this.completed) this.endOpenCalls(out);
+    this.pushUsage(out);
+    if (!this.completed) {
+      const error = modelError("network", "The Anthropic stream ended before message_stop: the connection was cut.");
+      out.push({ type: "finish", reason: "error", error });
+      return;
+    }
+    out.push({ type: "finish", reason: this.finishReason() });
+  }
+
+  fail(error: ModelError, out: AgentModelEvent[]): void {
+    this.pushUsage(out);
+    out.push(failureFinish(error));
+  }
+
+  /** The one `usage` event of this response; nothing when no `message_start` arrived. */
+  private pushUsage(out: AgentModelEvent[]): void {
+    if (!this.sawMessageStart) return;
+    const usage = this.usage;
+    out.push({
+      type: "usage",
+      usage: {
+        inputTokens: usage.input_tokens ?? 0,
+        outputTokens: usage.output_tokens ?? 0,
+        cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+        cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+        reasoningTokens: usage.output_tokens_details?.thinking_tokens ?? 0,
+      },
+    });
   }
 
   /** The finish reason of a completed response. A cut tool call never turns into `tool-calls`. */
-  finishReason(): FinishReason {
+  private finishReason(): FinishReason {
     const mapped = this.stopReason ? STOP_REASONS[this.stopReason] : undefined;
     if (mapped === "tool-calls" && this.hasUnclosedToolCall()) return "max-tokens";
     return mapped ?? "stop";
@@ -135,90 +159,84 @@ export class AnthropicStreamMapper {
     if (typeof thinking === "number") this.usage.output_tokens_details = { thinking_tokens: thinking };
   }
 
-  private startBlock(event: RawEvent): AgentModelEvent[] {
+  private startBlock(event: RawEvent, out: AgentModelEvent[]): void {
     const index = event.index ?? this.blocks.size;
     const block = event.content_block ?? {};
     switch (block.type) {
       case "text":
         this.blocks.set(index, { kind: "text" });
-        return block.text ? [{ type: "text-delta", text: block.text }] : [];
+        if (block.text) out.push({ type: "text-delta", text: block.text });
+        return;
       case "thinking":
         this.blocks.set(index, { kind: "thinking" });
-        return block.thinking ? [{ type: "reasoning-delta", text: block.thinking }] : [];
+        if (block.thinking) out.push({ type: "reasoning-delta", text: block.thinking });
+        return;
       case "redacted_thinking":
         this.blocks.set(index, { kind: "ignored" });
-        return [
-          {
-            type: "reasoning-delta",
-            text: "",
-            redacted: true,
-            metadata: { [ANTHROPIC]: { redactedData: block.data ?? "" } },
-          },
-        ];
-      case "tool_use": {
+        out.push({
+          type: "reasoning-delta",
+          text: "",
+          redacted: true,
+          metadata: { [ANTHROPIC]: { redactedData: block.data ?? "" } },
+        });
+        return;
+      case "tool_use":
         this.blocks.set(index, { kind: "tool", sawText: false, startInput: block.input, closed: false });
-        const out: AgentModelEvent[] = [];
         this.calls.start(index, block.id, block.name ?? "", out);
-        return out;
-      }
+        return;
       default:
         // server_tool_use, web_search_tool_result and newer block types run on Anthropic's side: not ours to map.
         this.blocks.set(index, { kind: "ignored" });
-        return [];
     }
   }
 
-  private delta(event: RawEvent): AgentModelEvent[] {
+  private delta(event: RawEvent, out: AgentModelEvent[]): void {
     const index = event.index ?? -1;
     const block = this.blocks.get(index);
-    const delta = event.delta ?? {};
-    if (!block || block.kind === "ignored") return [];
+    const delta = event.delta;
+    if (!block || !delta || block.kind === "ignored") return;
     switch (delta.type) {
-      case "text_delta":
-        return block.kind === "text" && delta.text ? [{ type: "text-delta", text: delta.text }] : [];
-      case "thinking_delta":
-        return block.kind === "thinking" && delta.thinking ? [{ type: "reasoning-delta", text: delta.thinking }] : [];
-      case "signature_delta":
-        if (block.kind !== "thinking" || !delta.signature) return [];
-        return [
-          {
-            type: "reasoning-delta",
-            text: "",
-            signature: delta.signature,
-            metadata: { [ANTHROPIC]: { signature: delta.signature } },
-          },
-        ];
       case "input_json_delta": {
-        if (block.kind !== "tool" || !delta.partial_json) return [];
-        if (delta.partial_json.trim() !== "") block.sawText = true;
-        const out: AgentModelEvent[] = [];
-        this.calls.append(index, delta.partial_json, out);
-        return out;
+        const json = delta.partial_json;
+        if (block.kind !== "tool" || !json) return;
+        if (!block.sawText && json.trim() !== "") block.sawText = true;
+        this.calls.append(index, json, out);
+        return;
       }
+      case "text_delta":
+        if (block.kind === "text" && delta.text) out.push({ type: "text-delta", text: delta.text });
+        return;
+      case "thinking_delta":
+        if (block.kind === "thinking" && delta.thinking) out.push({ type: "reasoning-delta", text: delta.thinking });
+        return;
+      case "signature_delta":
+        if (block.kind !== "thinking" || !delta.signature) return;
+        out.push({
+          type: "reasoning-delta",
+          text: "",
+          signature: delta.signature,
+          metadata: { [ANTHROPIC]: { signature: delta.signature } },
+        });
+        return;
       default:
-        // citations_delta and newer delta types.
-        return [];
+      // citations_delta and newer delta types.
     }
   }
 
-  private stopBlock(index: number | undefined): AgentModelEvent[] {
+  private stopBlock(index: number | undefined, out: AgentModelEvent[]): void {
     const block = index === undefined ? undefined : this.blocks.get(index);
-    if (block?.kind !== "tool") return [];
+    if (block?.kind !== "tool") return;
     block.closed = true;
     // A tool without arguments streams one empty fragment: its input is the start block's `{}`.
     if (!block.sawText) this.calls.setInput(index as number, isPlainObject(block.startInput) ? block.startInput : {});
-    const out: AgentModelEvent[] = [];
     this.calls.end(index as number, out);
-    return out;
   }
 
   /** Ends the calls a cut response left open: their arguments are incomplete, so they end as errors. */
-  endOpenCalls(): AgentModelEvent[] {
-    const out: AgentModelEvent[] = [];
+  private endOpenCalls(out: AgentModelEvent[]): void {
     for (const [index, block] of this.blocks)
       if (block.kind === "tool" && !block.closed)
         this.calls.fail(index, "the response ended before the call's arguments were complete", out);
-    return out;
   }
 }
 

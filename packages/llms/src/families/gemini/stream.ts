@@ -1,6 +1,7 @@
 import type { AgentModelEvent, AgentUsage, FinishEvent, ModelError } from "@heddle/shared";
 import { modelError } from "../../errors.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
+import { type FamilyMapper, failureFinish } from "../driver.js";
 import { GEMINI_KEY } from "./request.js";
 
 /** The fields of a streamed `GenerateContentResponse` this family reads; everything else is ignored. */
@@ -66,7 +67,7 @@ interface OpenCall {
  * complete function calls) and repeats cumulative usage on every chunk, so the converter keeps only the last
  * usage and finish reason and reports them once in `end()`.
  */
-export class GeminiStreamConverter {
+export class GeminiStreamMapper implements FamilyMapper<GeminiChunk> {
   private usage: GeminiChunk["usageMetadata"];
   private finishReason: string | undefined;
   private blockReason: string | undefined;
@@ -74,15 +75,14 @@ export class GeminiStreamConverter {
   private openCall: OpenCall | undefined;
   private readonly calls = new ToolCallAccumulator();
 
-  push(chunk: GeminiChunk): AgentModelEvent[] {
-    const events: AgentModelEvent[] = [];
+  push(chunk: GeminiChunk, out: AgentModelEvent[]): void {
     if (chunk.usageMetadata) this.usage = chunk.usageMetadata;
     if (chunk.promptFeedback?.blockReason) this.blockReason = chunk.promptFeedback.blockReason;
     const candidate = chunk.candidates?.[0];
-    if (!candidate) return events;
-    for (const part of candidate.content?.parts ?? []) this.part(part, events);
+    if (!candidate) return;
+    const parts = candidate.content?.parts;
+    if (parts) for (let i = 0; i < parts.length; i++) this.part(parts[i]!, out);
     if (candidate.finishReason) this.finishReason = candidate.finishReason;
-    return events;
   }
 
   private part(part: GeminiPart, events: AgentModelEvent[]): void {
@@ -144,7 +144,7 @@ export class GeminiStreamConverter {
   }
 
   /** The usage event (response totals, no cost). Token counts exclude cache reads from the input. */
-  usageEvent(): AgentModelEvent {
+  private usageEvent(): AgentModelEvent {
     const meta = this.usage ?? {};
     const cacheRead = meta.cachedContentTokenCount ?? 0;
     const reasoning = meta.thoughtsTokenCount ?? 0;
@@ -159,8 +159,7 @@ export class GeminiStreamConverter {
   }
 
   /** The events that end a stream that completed: a pending Vertex call, usage, then the finish. */
-  end(): AgentModelEvent[] {
-    const events: AgentModelEvent[] = [];
+  end(events: AgentModelEvent[]): void {
     const cut = this.finishReason === "MAX_TOKENS";
     // A Vertex call still open at MAX_TOKENS is half-written: it ends as unreadable, never as complete.
     if (cut && this.openCall) {
@@ -168,16 +167,12 @@ export class GeminiStreamConverter {
       this.openCall = undefined;
     } else this.closeOpenCall(events);
     events.push(this.usageEvent(), this.finishEvent());
-    return events;
   }
 
   /** The events that end a stream that failed: usage when any was reported, then the error finish. */
-  fail(error: ModelError): AgentModelEvent[] {
-    const finish: FinishEvent =
-      error.kind === "aborted"
-        ? { type: "finish", reason: "aborted", error }
-        : { type: "finish", reason: "error", error };
-    return this.usage ? [this.usageEvent(), finish] : [finish];
+  fail(error: ModelError, events: AgentModelEvent[]): void {
+    if (this.usage) events.push(this.usageEvent());
+    events.push(failureFinish(error));
   }
 
   private finishEvent(): FinishEvent {

@@ -5,7 +5,7 @@ import { type ChatChunk, ChatStreamMapper, chatUsage } from "./stream.js";
 function map(chunks: ChatChunk[]) {
   const mapper = new ChatStreamMapper();
   const out: AgentModelEvent[] = [];
-  for (const chunk of chunks) mapper.handle(chunk, out);
+  for (const chunk of chunks) mapper.push(chunk, out);
   return { mapper, out };
 }
 const delta = (d: object, finish_reason: string | null = null): ChatChunk => ({

@@ -1,5 +1,7 @@
-import type { AgentModelEvent, AgentUsage, FinishReason } from "@heddle/shared";
+import type { AgentModelEvent, AgentUsage, FinishReason, ModelError } from "@heddle/shared";
+import { modelError } from "../../errors.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
+import { type FamilyMapper, failureFinish } from "../driver.js";
 import { openAIUsage } from "../openai-shared/errors.js";
 
 /** One fragment of a streamed tool call. */
@@ -47,7 +49,7 @@ export function chatUsage(usage: NonNullable<ChatChunk["usage"]>): Partial<Agent
  * Folds chunks into neutral events. `finish` is decided at the end: the usage chunk comes after the chunk that
  * carries `finish_reason`, and the protocol puts usage before finish.
  */
-export class ChatStreamMapper {
+export class ChatStreamMapper implements FamilyMapper<ChatChunk> {
   usage: Partial<AgentUsage> | undefined;
   finishReason: string | undefined;
   private refused = false;
@@ -57,7 +59,7 @@ export class ChatStreamMapper {
   private started = 0;
   private lastIndex = 0;
 
-  handle(chunk: ChatChunk, out: AgentModelEvent[]): void {
+  push(chunk: ChatChunk, out: AgentModelEvent[]): void {
     if (chunk.usage) this.usage = chatUsage(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) return;
@@ -106,6 +108,23 @@ export class ChatStreamMapper {
     }
     if (position > 0 || this.started === 0) return this.started;
     return this.lastIndex;
+  }
+
+  end(out: AgentModelEvent[]): void {
+    this.endCalls(out);
+    out.push({ type: "usage", usage: this.usage ?? {} });
+    const reason = this.reason();
+    if (reason === undefined) {
+      const error = modelError("network", "The stream ended before the model finished its response.");
+      out.push({ type: "finish", reason: "error", error });
+      return;
+    }
+    out.push({ type: "finish", reason });
+  }
+
+  fail(error: ModelError, out: AgentModelEvent[]): void {
+    if (this.usage) out.push({ type: "usage", usage: this.usage });
+    out.push(failureFinish(error));
   }
 
   /** Ends the calls still open: the response is over. */

@@ -1,133 +1,81 @@
-import type { AgentModelEvent, ModelError } from "@heddle/shared";
+import type { AgentModelEvent } from "@heddle/shared";
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
-import { CallLink } from "../../call-link.js";
 import { modelError } from "../../errors.js";
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
-import type { FamilyCallContext, WireFamily } from "../../types.js";
+import type { FamilyCallContext } from "../../types.js";
+import { clientCache } from "../client-cache.js";
+import { driveFamily, type FamilyDriver, familyOf } from "../driver.js";
 import { classifyOpenAIError, loadOpenAI, type OpenAIErrorClasses } from "../openai-shared/errors.js";
 import { buildResponsesBody } from "./request.js";
-import { type ResponsesEvent, ResponsesStreamConverter } from "./stream.js";
+import { type ResponsesEvent, ResponsesStreamMapper } from "./stream.js";
 
-type OpenAIModule = typeof import("openai");
+type OpenAIModule = Awaited<ReturnType<typeof loadOpenAI>>;
 
-function errorClasses(mod: OpenAIModule): OpenAIErrorClasses {
-  return {
-    APIError: mod.APIError,
-    APIUserAbortError: mod.APIUserAbortError,
-    APIConnectionError: mod.APIConnectionError,
-  };
+/** The client, and the module's error classes for classifying what it throws. */
+interface ResponsesClient {
+  api: InstanceType<OpenAIModule["OpenAI"]>;
+  errors: OpenAIErrorClasses;
 }
 
-async function* streamResponses(ctx: FamilyCallContext): AsyncGenerator<AgentModelEvent> {
-  if (!ctx.apiKey) {
-    const message = `No API key for provider "${ctx.providerId}": set it in the provider config or OPENAI_API_KEY.`;
-    yield { type: "finish", reason: "error", error: modelError("auth", message) };
-    return;
-  }
-  // The client adds an abort listener per request and never removes it: give it a per-call signal, so a run that
-  // reuses one signal over many turns does not pile listeners up on it (MaxListenersExceededWarning).
-  const link = new CallLink(ctx.signal, ctx.limits);
-  try {
-    yield* streamWithLink(ctx, link);
-  } finally {
-    link.close();
-  }
-}
-
-async function* streamWithLink(ctx: FamilyCallContext, link: CallLink): AsyncGenerator<AgentModelEvent> {
-  const { signal } = link;
-  let classes: OpenAIErrorClasses | undefined;
-  let stream: AsyncIterable<unknown>;
-  try {
-    const mod = await loadOpenAI();
-    classes = errorClasses(mod);
-    const client = new mod.OpenAI({
-      apiKey: ctx.apiKey,
-      ...(ctx.baseUrl ? { baseURL: ctx.baseUrl } : {}),
+const clientFor = clientCache(
+  loadOpenAI,
+  (mod, { apiKey, baseUrl, headers }): ResponsesClient => ({
+    api: new mod.OpenAI({
+      apiKey,
+      ...(baseUrl ? { baseURL: baseUrl } : {}),
       maxRetries: 0,
       fetch: guardedFetch,
-      ...(ctx.headers ? { defaultHeaders: ctx.headers } : {}),
+      ...(headers ? { defaultHeaders: headers } : {}),
       dangerouslyAllowBrowser: true,
-    });
+    }),
+    errors: mod,
+  }),
+);
+
+const driver: FamilyDriver<ResponsesClient, ResponsesEvent> = {
+  id: "openai",
+  checkAuth: (ctx) =>
+    ctx.apiKey
+      ? undefined
+      : modelError(
+          "auth",
+          `No API key for provider "${ctx.providerId}": set it in the provider config or OPENAI_API_KEY.`,
+        ),
+  loadClient: clientFor,
+  async open(client, ctx, link) {
     const body = buildResponsesBody(ctx.modelId, ctx.request, ctx.info);
     const headers = ctx.request.options?.headers;
     // The body is built from neutral data plus `providerOptions`, so it is typed loosely; the server validates it.
-    link.start();
-    stream = await client.responses.create(body as unknown as ResponseCreateParamsStreaming, {
-      signal,
+    const stream = await client.api.responses.create(body as unknown as ResponseCreateParamsStreaming, {
+      signal: link.signal,
       fetchOptions: linkedFetchOptions(link),
       ...(headers ? { headers } : {}),
     });
-  } catch (error) {
-    yield errorFinish(link.failure ?? classifyOpenAIError(error, signal, classes));
-    return;
-  }
-  yield* convertVendorStream(stream, signal, classes, link);
-}
-
-const ABORTED = Symbol("aborted");
+    return stream as AsyncIterable<unknown> as AsyncIterable<ResponsesEvent>;
+  },
+  mapper: () => new ResponsesStreamMapper(),
+  classify: (error, signal, client) => classifyOpenAIError(error, signal, client?.errors),
+};
 
 /**
- * The neutral events for the `openai` client's parsed Responses stream, ending with one `finish`. Never throws:
- * what the client throws while reading (an in-stream error, a cut connection) is classified. Stops reading at the
- * terminal event. An abort ends the stream at once rather than after the client and the socket have unwound,
- * which can take tens of milliseconds on a busy machine.
+ * The neutral events for a Responses stream the `openai` client already opened, through the same driver (the
+ * rechunk test feeds the client's own SSE parser with bytes split every way). Never throws.
  */
-export async function* convertVendorStream(
+export function convertVendorStream(
   stream: AsyncIterable<unknown>,
   signal: AbortSignal,
-  classes: OpenAIErrorClasses,
-  link?: CallLink,
-): AsyncGenerator<AgentModelEvent> {
-  const converter = new ResponsesStreamConverter();
-  const iterator = stream[Symbol.asyncIterator]();
-  // One listener per call, removed at the end; each pending read gets its own wake-up, so nothing accumulates.
-  let wake: ((value: typeof ABORTED) => void) | undefined;
-  const onAbort = () => wake?.(ABORTED);
-  signal.addEventListener("abort", onAbort, { once: true });
-  let finished = false;
-  try {
-    while (!signal.aborted) {
-      const next = await new Promise<IteratorResult<unknown> | typeof ABORTED>((resolve, reject) => {
-        wake = resolve;
-        iterator.next().then(resolve, reject);
-      });
-      if (next === ABORTED) break;
-      if (next.done) {
-        finished = true;
-        break;
-      }
-      yield* converter.convert(next.value as ResponsesEvent);
-      if (converter.finished) {
-        finished = true;
-        return;
-      }
-    }
-  } catch (error) {
-    finished = true;
-    yield errorFinish(link?.failure ?? classifyOpenAIError(error, signal, classes));
-    return;
-  } finally {
-    wake = undefined;
-    signal.removeEventListener("abort", onAbort);
-    // Stops the client (it aborts its request) when we leave early: a terminal event, an abort, a consumer break.
-    if (!finished || converter.finished) void iterator.return?.()?.catch(() => {});
-  }
-  // The client also ends its iteration quietly on an abort (a stream limit aborts too); anything else that ends
-  // early is a cut stream.
-  if (link?.failure) yield errorFinish(link.failure);
-  else if (signal.aborted) yield errorFinish(modelError("aborted", "The request was aborted."));
-  else yield* converter.truncated();
-}
-
-function errorFinish(error: ModelError): AgentModelEvent {
-  return error.kind === "aborted"
-    ? { type: "finish", reason: "aborted", error }
-    : { type: "finish", reason: "error", error };
+  errors: OpenAIErrorClasses,
+): AsyncIterable<AgentModelEvent> {
+  const opened: FamilyDriver<ResponsesClient, ResponsesEvent> = {
+    ...driver,
+    checkAuth: undefined,
+    // Only the error classes are read: the stream is already open.
+    loadClient: () => ({ errors }) as ResponsesClient,
+    open: () => stream as AsyncIterable<ResponsesEvent>,
+  };
+  // The driver reads only the signal (and the limits, left at their defaults) of a call it does not send.
+  return driveFamily(opened, { signal } as FamilyCallContext);
 }
 
 /** The OpenAI Responses API (`POST /v1/responses`) on the official `openai` client. */
-export const family: WireFamily = {
-  id: "openai",
-  streamOnce: (ctx) => streamResponses(ctx),
-};
+export const family = familyOf(driver);

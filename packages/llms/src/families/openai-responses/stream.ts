@@ -1,6 +1,7 @@
-import type { AgentModelEvent, AgentUsage, FinishReason } from "@heddle/shared";
+import type { AgentModelEvent, AgentUsage, FinishReason, ModelError } from "@heddle/shared";
 import { modelError } from "../../errors.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
+import { type FamilyMapper, failureFinish } from "../driver.js";
 import { classifyOpenAIErrorBody, type OpenAIErrorBody, openAIUsage } from "../openai-shared/errors.js";
 import { OPENAI_METADATA_KEY, type OpenAIReasoningMetadata, type OpenAIToolCallMetadata } from "./request.js";
 
@@ -68,9 +69,9 @@ export function usageFromResponse(usage: NonNullable<ResponsesSnapshot["usage"]>
  * come (never re-parsed or re-joined); `.done` events only add text a server did not stream. Unknown event and
  * item types are skipped.
  */
-export class ResponsesStreamConverter {
-  /** Set once a terminal event (completed, incomplete, failed, error) was seen; the caller stops reading. */
-  finished = false;
+export class ResponsesStreamMapper implements FamilyMapper<ResponsesEvent> {
+  /** Set once a terminal event (completed, incomplete, failed, error) was seen: reading stops there. */
+  private finished = false;
   private readonly calls = new Map<string, CallState>();
   private readonly callsByOutput = new Map<number, CallState>();
   private readonly emittedText = new Map<string, number>();
@@ -79,69 +80,83 @@ export class ResponsesStreamConverter {
   private refused = false;
   private readonly accumulator = new ToolCallAccumulator();
 
-  /** The neutral events for one vendor event. */
-  convert(event: ResponsesEvent): AgentModelEvent[] {
+  /** Maps one vendor event; true once it was the terminal one. */
+  push(event: ResponsesEvent, out: AgentModelEvent[]): boolean {
     switch (event.type) {
-      case "response.output_item.added":
-        return this.itemAdded(event);
+      case "response.function_call_arguments.delta":
+        this.argumentsDelta(this.callFor(event), event.delta, out);
+        break;
       case "response.output_text.delta":
-        return this.text(event, event.delta);
+        this.text(event, event.delta, out);
+        break;
+      case "response.output_item.added":
+        this.itemAdded(event, out);
+        break;
       case "response.output_text.done":
-        return this.textSuffix(this.textKey(event), event.text);
+        this.textSuffix(this.textKey(event), event.text, out);
+        break;
       case "response.refusal.delta":
         this.refused = true;
-        return this.text(event, event.delta);
+        this.text(event, event.delta, out);
+        break;
       case "response.refusal.done":
         this.refused = true;
-        return this.textSuffix(this.textKey(event), event.refusal);
+        this.textSuffix(this.textKey(event), event.refusal, out);
+        break;
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta":
-        return this.reasoning(event);
-      case "response.function_call_arguments.delta":
-        return this.argumentsDelta(this.callFor(event), event.delta);
+        this.reasoning(event, out);
+        break;
       case "response.function_call_arguments.done":
-        return this.argumentsDone(this.callFor(event), event.arguments);
+        this.argumentsDone(this.callFor(event), event.arguments, out);
+        break;
       case "response.output_item.done":
-        return this.itemDone(event);
+        this.itemDone(event, out);
+        break;
       case "response.completed":
       case "response.incomplete":
       case "response.failed":
-        return this.terminal(event);
+        this.terminal(event, out);
+        break;
       case "error":
         this.finished = true;
         // The SDK types the flat form ({code, message}); servers send the nested one ({error: {...}}).
-        return [this.errorFinish(event.error ?? { code: event.code ?? null, message: event.message ?? null })];
+        out.push(this.errorFinish(event.error ?? { code: event.code ?? null, message: event.message ?? null }));
+        break;
       default:
-        return [];
     }
+    return this.finished;
   }
 
-  /** What to emit when the body ended without a terminal event: the connection was closed early. */
-  truncated(): AgentModelEvent[] {
+  /** The body ended without a terminal event: the connection was closed early. */
+  end(out: AgentModelEvent[]): void {
     const error = modelError("network", "The Responses stream ended before the response completed.");
-    return [{ type: "finish", reason: "error", error }];
+    out.push({ type: "finish", reason: "error", error });
   }
 
-  private itemAdded(event: ResponsesEvent): AgentModelEvent[] {
+  /** Usage arrives only with the terminal event, so a failure has none to report. */
+  fail(error: ModelError, out: AgentModelEvent[]): void {
+    out.push(failureFinish(error));
+  }
+
+  private itemAdded(event: ResponsesEvent, out: AgentModelEvent[]): void {
     const item = event.item;
-    if (item?.type !== "function_call") return [];
+    if (item?.type !== "function_call") return;
     const state: CallState = { key: this.callCount++, emitted: 0 };
     if (item.id) this.calls.set(item.id, state);
     if (event.output_index !== undefined) this.callsByOutput.set(event.output_index, state);
-    const events: AgentModelEvent[] = [];
     const metadata: OpenAIToolCallMetadata | undefined = item.id ? { itemId: item.id } : undefined;
     this.accumulator.start(
       state.key,
       item.call_id,
       item.name ?? "",
-      events,
+      out,
       metadata && { [OPENAI_METADATA_KEY]: { ...metadata } },
     );
     if (item.arguments) {
-      this.accumulator.append(state.key, item.arguments, events);
+      this.accumulator.append(state.key, item.arguments, out);
       state.emitted = item.arguments.length;
     }
-    return events;
   }
 
   private callFor(event: ResponsesEvent): CallState | undefined {
@@ -151,69 +166,64 @@ export class ResponsesStreamConverter {
     );
   }
 
-  private argumentsDelta(call: CallState | undefined, delta: string | undefined): AgentModelEvent[] {
-    if (!call || !delta) return [];
+  private argumentsDelta(call: CallState | undefined, delta: string | undefined, out: AgentModelEvent[]): void {
+    if (!call || !delta) return;
     call.emitted += delta.length;
-    const events: AgentModelEvent[] = [];
-    this.accumulator.append(call.key, delta, events);
-    return events;
+    this.accumulator.append(call.key, delta, out);
   }
 
-  private argumentsDone(call: CallState | undefined, full: string | undefined): AgentModelEvent[] {
-    if (!call || full === undefined || full.length <= call.emitted) return [];
-    return this.argumentsDelta(call, full.slice(call.emitted));
+  private argumentsDone(call: CallState | undefined, full: string | undefined, out: AgentModelEvent[]): void {
+    if (!call || full === undefined || full.length <= call.emitted) return;
+    this.argumentsDelta(call, full.slice(call.emitted), out);
   }
 
   private textKey(event: ResponsesEvent): string {
     return `${event.item_id ?? event.output_index}:${event.content_index ?? 0}`;
   }
 
-  private text(event: ResponsesEvent, delta: string | undefined): AgentModelEvent[] {
-    if (!delta) return [];
+  private text(event: ResponsesEvent, delta: string | undefined, out: AgentModelEvent[]): void {
+    if (!delta) return;
     const key = this.textKey(event);
     this.emittedText.set(key, (this.emittedText.get(key) ?? 0) + delta.length);
-    return [{ type: "text-delta", text: delta }];
+    out.push({ type: "text-delta", text: delta });
   }
 
-  private textSuffix(key: string, full: string | undefined): AgentModelEvent[] {
+  private textSuffix(key: string, full: string | undefined, out: AgentModelEvent[]): void {
     const emitted = this.emittedText.get(key) ?? 0;
-    if (full === undefined || full.length <= emitted) return [];
+    if (full === undefined || full.length <= emitted) return;
     this.emittedText.set(key, full.length);
-    return [{ type: "text-delta", text: full.slice(emitted) }];
+    out.push({ type: "text-delta", text: full.slice(emitted) });
   }
 
-  private reasoning(event: ResponsesEvent): AgentModelEvent[] {
-    if (!event.delta) return [];
+  private reasoning(event: ResponsesEvent, out: AgentModelEvent[]): void {
+    if (!event.delta) return;
     const itemId = event.item_id ?? "";
     // Summary parts of one item are separate paragraphs; keep them apart in the one reasoning part.
     const part = event.summary_index ?? event.content_index ?? 0;
     const previous = this.reasoningSeen.get(itemId);
     this.reasoningSeen.set(itemId, part);
     const text = previous !== undefined && previous !== part ? `\n\n${event.delta}` : event.delta;
-    return [{ type: "reasoning-delta", text }];
+    out.push({ type: "reasoning-delta", text });
   }
 
-  private itemDone(event: ResponsesEvent): AgentModelEvent[] {
+  private itemDone(event: ResponsesEvent, out: AgentModelEvent[]): void {
     const item = event.item;
-    if (!item) return [];
+    if (!item) return;
     if (item.type === "function_call") {
       const call = (item.id ? this.calls.get(item.id) : undefined) ?? this.callFor(event);
-      const events = this.argumentsDone(call, item.arguments);
+      this.argumentsDone(call, item.arguments, out);
       // A call without arguments streams nothing: the accumulator reads empty text as `{}`.
-      if (call) this.accumulator.end(call.key, events);
-      return events;
+      if (call) this.accumulator.end(call.key, out);
+      return;
     }
-    if (item.type === "reasoning") return this.reasoningDone(item);
-    if (item.type === "message") {
-      const events: AgentModelEvent[] = [];
+    if (item.type === "reasoning") this.reasoningDone(item, out);
+    else if (item.type === "message") {
       item.content?.forEach((part, index) => {
         if (part.type === "refusal") this.refused = true;
         const key = `${item.id ?? event.output_index}:${index}`;
-        events.push(...this.textSuffix(key, part.type === "refusal" ? part.refusal : part.text));
+        this.textSuffix(key, part.type === "refusal" ? part.refusal : part.text, out);
       });
-      return events;
     }
-    return [];
   }
 
   /**
@@ -221,32 +231,33 @@ export class ResponsesStreamConverter {
    * delta whose `signature` is the item id: the loop closes a reasoning part once it is signed, so each item
    * becomes exactly one part, in output order, even when items follow each other or have no text.
    */
-  private reasoningDone(item: ResponsesItem): AgentModelEvent[] {
-    if (!item.id) return [];
+  private reasoningDone(item: ResponsesItem, out: AgentModelEvent[]): void {
+    if (!item.id) return;
     // A server that streamed no summary deltas still gives the summary here.
     const text =
       !this.reasoningSeen.has(item.id) && item.summary?.length ? item.summary.map((p) => p.text).join("\n\n") : "";
     const metadata: OpenAIReasoningMetadata = { itemId: item.id, summary: item.summary ?? [] };
     if (item.encrypted_content) metadata.encryptedContent = item.encrypted_content;
-    return [
-      { type: "reasoning-delta", text, signature: item.id, metadata: { [OPENAI_METADATA_KEY]: { ...metadata } } },
-    ];
+    out.push({
+      type: "reasoning-delta",
+      text,
+      signature: item.id,
+      metadata: { [OPENAI_METADATA_KEY]: { ...metadata } },
+    });
   }
 
-  private terminal(event: ResponsesEvent): AgentModelEvent[] {
+  private terminal(event: ResponsesEvent, out: AgentModelEvent[]): void {
     this.finished = true;
     const response = event.response ?? {};
-    const events: AgentModelEvent[] = [];
     const status = response.status ?? event.type.slice("response.".length);
     // A call the server never marked done ends here; one cut by `incomplete` ends as unreadable if it is.
-    if (status !== "failed") this.accumulator.endAll(events);
-    if (response.usage) events.push({ type: "usage", usage: usageFromResponse(response.usage) });
+    if (status !== "failed") this.accumulator.endAll(out);
+    if (response.usage) out.push({ type: "usage", usage: usageFromResponse(response.usage) });
     if (status === "failed") {
-      events.push(this.errorFinish(response.error ?? undefined));
-      return events;
+      out.push(this.errorFinish(response.error ?? undefined));
+      return;
     }
-    events.push({ type: "finish", reason: this.finishReason(status, response) });
-    return events;
+    out.push({ type: "finish", reason: this.finishReason(status, response) });
   }
 
   private finishReason(status: string, response: ResponsesSnapshot): FinishReason {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { isHeddleError } from "@heddle/shared";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTempDir } from "./test-utils.js";
+import { makeTempDir } from "../tools/test-utils.js";
 import { createWorkspace, type Workspace } from "./workspace.js";
 
 // Property tests: whatever path a model sends, the workspace either resolves it to a real path inside its root

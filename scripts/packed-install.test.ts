@@ -1,0 +1,175 @@
+// The packages as a user installs them: the public packages are packed (`pnpm pack`, as `pnpm publish` packs them),
+// npm installs the tarballs into a fresh project outside the workspace, and each package README's runnable example
+// runs there, taken from the README itself. No vendor SDK is installed at first: an agent with its own model works
+// without one, and a provider's missing client fails with the install command, which is then run as written.
+// Runs after `pnpm build` (`pnpm test` builds first).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MockProviderServer, startMockProviderServer } from "../packages/llms/src/testing/index.js";
+import { extractSnippets, runSnippet, type Snippet } from "./docs-snippets.mjs";
+import { createProject, localBetterSqlitePrebuild, npmInstall } from "./fresh-project.mjs";
+import { type PackedPackage, packPublicPackages, root, tarballProblems } from "./pack.mjs";
+
+const VENDOR_SDKS = ["openai", "@anthropic-ai/sdk", "@google/genai"];
+const work = mkdtempSync(join(tmpdir(), "heddle-packed-")); // tarballs and the better-sqlite3 prebuild
+const project = createProject("heddle-user-"); // the user's project, outside the workspace
+/** Per provider, the package spec the missing-client error told the user to install. */
+const installs: Record<string, string> = {};
+let packed: PackedPackage[] = [];
+let server: MockProviderServer;
+const timings: Record<string, number> = {};
+
+/** The README's one runnable ("ts run") block. */
+function readmeExample(readme: string): Snippet {
+  const runnable = extractSnippets(readFileSync(join(root, readme), "utf8"), readme).filter((s) => s.run);
+  expect(runnable, `${readme} has one \`ts run\` block`).toHaveLength(1);
+  return runnable[0]!;
+}
+
+/** Runs an ES module in the project, as `node file.mjs` would. */
+function runInProject(name: string, code: string, args: string[] = []) {
+  const file = join(project, name);
+  writeFileSync(file, code);
+  return spawnSync(process.execPath, [...args, file], { cwd: project, encoding: "utf8", timeout: 30_000 });
+}
+
+/** An Anthropic Messages stream with one text block. */
+function anthropicText(text: string) {
+  const usage = { input_tokens: 20, output_tokens: 5 };
+  return {
+    events: [
+      { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", content: [], usage } },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+      { type: "content_block_stop", index: 0 },
+      { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 5 } },
+      { type: "message_stop" },
+    ],
+  };
+}
+
+beforeAll(async () => {
+  let started = performance.now();
+  packed = packPublicPackages(join(work, "tarballs"));
+  timings.pack = performance.now() - started;
+  const sqlite = localBetterSqlitePrebuild(join(work, "prebuilds"));
+  const zod = JSON.parse(readFileSync(join(root, "packages/shared/package.json"), "utf8")).devDependencies.zod;
+  started = performance.now();
+  // zod is @heddle/shared's peer for createTool, which the shared README uses; nothing else is added.
+  npmInstall(project, [...packed.map((entry) => entry.tarball), `zod@${zod}`], { env: sqlite.env });
+  timings.install = performance.now() - started;
+  server = await startMockProviderServer();
+}, 240_000);
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(work, { recursive: true, force: true });
+  rmSync(project, { recursive: true, force: true });
+  console.log(
+    `packed-install timings (ms): ${JSON.stringify(timings, (_, v) => (typeof v === "number" ? Math.round(v) : v))}`,
+  );
+});
+
+describe("the packed packages, installed by npm in a project outside the workspace", () => {
+  it("pnpm pack wrote real versions for workspace:* and put every exported file in the tarballs", () => {
+    expect(packed.map((entry) => entry.name)).toEqual([
+      "@heddle/shared",
+      "@heddle/llms",
+      "@heddle/agents",
+      "@heddle/core",
+    ]);
+    expect(tarballProblems(packed)).toEqual([]);
+    const core = packed.find((entry) => entry.name === "@heddle/core")!;
+    expect(core.manifest.dependencies["@heddle/agents"]).toBe(packed[2]!.manifest.version);
+    // The check itself refuses what `npm pack` would have shipped.
+    const leftover = { ...core, manifest: { ...core.manifest, dependencies: { "@heddle/agents": "workspace:*" } } };
+    expect(tarballProblems([leftover])).toEqual(['@heddle/core: dependencies.@heddle/agents is still "workspace:*"']);
+    const noLicense = { ...core, files: core.files.filter((file) => file !== "LICENSE") };
+    expect(tarballProblems([noLicense])).toEqual(["@heddle/core: LICENSE is not in the tarball"]);
+  });
+
+  it("installs no vendor SDK: they are optional peer dependencies of @heddle/llms", () => {
+    expect(existsSync(join(project, "node_modules/@heddle/core/dist/index.js"))).toBe(true);
+    for (const name of VENDOR_SDKS) expect(existsSync(join(project, "node_modules", name)), name).toBe(false);
+  });
+
+  for (const readme of ["packages/shared/README.md", "packages/agents/README.md", "packages/core/README.md"]) {
+    it(`${readme}'s example runs from the installed tarballs, with no vendor SDK`, async () => {
+      const run = await runSnippet(readmeExample(readme), { dir: project });
+      expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
+      if (readme.includes("agents")) expect(run.stdout).toContain("completed end_turn 2 + 3 = 5");
+      if (readme.includes("core")) expect(run.stdout).toContain("You asked me to add ', world' to notes.txt.");
+    }, 60_000);
+  }
+
+  it("require() loads the packages on this Node; where it cannot (before 20.19), the error says ES module", () => {
+    const ok = runInProject(
+      "require.cjs",
+      'console.log(Object.keys(require("@heddle/agents")).includes("createAgent"));',
+    );
+    expect({ status: ok.status, stdout: ok.stdout.trim(), stderr: ok.stderr }).toEqual({
+      status: 0,
+      stdout: "true",
+      stderr: "",
+    });
+    // Node 20.0 to 20.18 do not load ES modules with require(); this flag gives their behaviour on a newer Node.
+    const old = runInProject("require.cjs", 'require("@heddle/agents");', ["--no-experimental-require-module"]);
+    expect(old.status).not.toBe(0);
+    expect(old.stderr).toContain("ERR_REQUIRE_ESM");
+    expect(old.stderr).toMatch(/require\(\) of ES Module .*@heddle\/agents\/dist\/index\.js .* not supported/);
+    expect(old.stderr).toContain("dynamic import()");
+  }, 60_000);
+
+  it("a provider whose client is not installed fails the run with vendor_sdk_missing's message: the npm i command", () => {
+    const script = `
+import { createAgent } from "@heddle/agents";
+const out = {};
+const models = { anthropic: "claude-sonnet-4-6", "openai-chat": "gpt-4o", gemini: "gemini-2.5-flash" };
+for (const [providerId, modelId] of Object.entries(models)) {
+  const agent = createAgent({ providerId, modelId, apiKey: "test-key", baseUrl: ${JSON.stringify(server.baseUrl("openai-chat"))}, maxIterations: 1 });
+  const result = await agent.run("hi");
+  out[providerId] = { status: result.status, message: result.error?.message };
+}
+console.log(JSON.stringify(out));
+`;
+    const run = runInProject("missing-sdk.mjs", script);
+    expect(run.stderr).toBe("");
+    const out = JSON.parse(run.stdout);
+    expect(out.anthropic.status).toBe("failed");
+    expect(out.anthropic.message).toContain("npm i @anthropic-ai/sdk@^1.14.0");
+    expect(out["openai-chat"].message).toContain("npm i openai@^6.49.0");
+    expect(out.gemini.message).toContain("npm i @google/genai@^2.32.0");
+    expect(server.requests).toHaveLength(0);
+    for (const [provider, { message }] of Object.entries<{ message: string }>(out)) {
+      const command = /npm i (\S+)$/.exec(message)?.[1];
+      expect(command, provider).toBeDefined();
+      installs[provider] = command!;
+    }
+  }, 60_000);
+
+  it("after the npm i the error named, the root README's Anthropic example runs against the loopback mock", async () => {
+    let started = performance.now();
+    npmInstall(project, [installs.anthropic!]);
+    timings.installAnthropic = performance.now() - started;
+    const quickstart = extractSnippets(readFileSync(join(root, "README.md"), "utf8"), "README.md").find((s) => s.run)!;
+    server.enqueue("anthropic", anthropicText("It is 18°C and sunny in Lisbon."));
+    const run = await runSnippet(quickstart, {
+      dir: project,
+      env: { ANTHROPIC_BASE_URL: server.baseUrl("anthropic"), ANTHROPIC_API_KEY: "test-key" },
+    });
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
+    expect(run.stdout).toMatch(/^It is 18°C and sunny in Lisbon\. \d/);
+    expect(server.requests).toHaveLength(1);
+
+    started = performance.now();
+    npmInstall(project, [installs["openai-chat"]!]);
+    timings.installOpenai = performance.now() - started;
+    const llms = await runSnippet(readmeExample("packages/llms/README.md"), { dir: project });
+    expect({ status: llms.status, stderr: llms.stderr }).toEqual({ status: 0, stderr: "" });
+    expect(llms.stdout).toContain("text-delta");
+    expect(llms.stdout).toContain("there!");
+  }, 120_000);
+});
