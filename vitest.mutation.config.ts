@@ -18,9 +18,9 @@ export const mutationTests = [
   "packages/core/src/safety/safety-session.test.ts",
   "packages/core/src/safety/safety-limits.test.ts",
   // the workspace guard, file tools, the shell process kill
-  "packages/core/src/tools/workspace.test.ts",
-  "packages/core/src/tools/workspace.property.test.ts",
-  "packages/core/src/tools/workspace-inputs.test.ts",
+  "packages/core/src/workspace/workspace.test.ts",
+  "packages/core/src/workspace/workspace.property.test.ts",
+  "packages/core/src/workspace/workspace-inputs.test.ts",
   "packages/core/src/tools/file-tools.test.ts",
   "packages/core/src/tools/edit-file.test.ts",
   "packages/core/src/tools/protected-paths.test.ts",

@@ -11,3 +11,4 @@ export interface MutationRow {
 export declare function changedGuaranteeModules(changed: string[], modules: string[]): string[];
 export declare function mutationScores(report: unknown): { files: MutationRow[]; total: MutationRow };
 export declare function inPidNamespace(command: string[]): [string, string[]];
+export declare function moduleFile(module: string): string;

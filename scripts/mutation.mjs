@@ -20,12 +20,13 @@ export const guaranteeModules = [
   "packages/core/src/safety/loop-detection.ts",
   "packages/core/src/safety/circuit-breaker.ts",
   // the workspace guard and the file tools that write
-  "packages/core/src/tools/workspace.ts",
+  "packages/core/src/workspace/workspace.ts",
   "packages/core/src/tools/edit-file.ts",
   "packages/core/src/tools/write-file.ts",
   // the shell process and its kill
   "packages/core/src/process/shell-process.ts",
-  "packages/core/src/process/process-tree.ts",
+  // the command sweep and its kill; the MCP server-tree functions below line 154 are not in the set yet
+  "packages/core/src/process/process-tree.ts:1-154",
   // retries, stream assembly, tool-input parsing
   "packages/llms/src/retry.ts",
   "packages/llms/src/tool-call-accumulator.ts",
@@ -38,10 +39,13 @@ export const guaranteeModules = [
   "packages/core/src/mcp/results.ts",
 ];
 
+/** A module entry's file, without a Stryker line range (`file.ts:1-154`). */
+export const moduleFile = (module) => module.replace(/:\d+(?::\d+)?-\d+(?::\d+)?$/, "");
+
 /** The guarantee modules among `changed` (paths relative to the repository root), in the order of `modules`. */
 export function changedGuaranteeModules(changed, modules) {
   const set = new Set(changed.map((file) => file.trim().replaceAll("\\", "/")).filter(Boolean));
-  return modules.filter((module) => set.has(module));
+  return modules.filter((module) => set.has(moduleFile(module)));
 }
 
 /** Per-file and total counts and score from a Stryker JSON report (mutation-testing-report-schema). */

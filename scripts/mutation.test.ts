@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mutationTests } from "../vitest.mutation.config.js";
-import { changedGuaranteeModules, guaranteeModules, inPidNamespace, mutationScores } from "./mutation.mjs";
+import { changedGuaranteeModules, guaranteeModules, inPidNamespace, moduleFile, mutationScores } from "./mutation.mjs";
 
 describe("pnpm mutation", () => {
   it("mutation:changed mutates only the guarantee modules among the changed files", () => {
@@ -19,6 +19,8 @@ describe("pnpm mutation", () => {
       "packages/core/src/mcp/names.ts",
     ]);
     expect(changedGuaranteeModules(["README.md"], guaranteeModules)).toEqual([]);
+    // A module mutated over a line range is matched by its file and keeps its range.
+    expect(changedGuaranteeModules(["src/a.ts"], ["src/a.ts:1-154", "src/b.ts"])).toEqual(["src/a.ts:1-154"]);
   });
 
   it("scores killed / (killed + survived): timeouts count as killed, uncovered as survived, disabled left out", () => {
@@ -43,7 +45,8 @@ describe("pnpm mutation", () => {
 
   it("every guarantee module and every mutation test file exists", () => {
     const root = join(import.meta.dirname, "..");
-    for (const file of [...guaranteeModules, ...mutationTests]) expect(existsSync(join(root, file)), file).toBe(true);
+    for (const file of [...guaranteeModules.map(moduleFile), ...mutationTests])
+      expect(existsSync(join(root, file)), file).toBe(true);
   });
 
   it("runs Stryker where a mutated process sweep cannot see, so cannot signal, the machine's other processes", () => {

@@ -1,8 +1,8 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeTempDir } from "../tools/test-utils.js";
 import { ProtectedPathError, ToolConfigError, ToolInputError, WorkspaceEscapeError } from "./errors.js";
-import { makeTempDir } from "./test-utils.js";
 import { createWorkspace, writeFileAtomic } from "./workspace.js";
 
 let root: string;
