@@ -1,9 +1,9 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createWorkspace } from "../workspace/index.js";
 import { createEditFileTool } from "./edit-file.js";
 import { makeTempDir, runTool } from "./test-utils.js";
-import { createWorkspace } from "./workspace.js";
 import { countLines, createWriteFileTool } from "./write-file.js";
 
 let root: string;
