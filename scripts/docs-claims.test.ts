@@ -48,7 +48,7 @@ describe("docs claims", () => {
         '  "refuses a path outside" /',
         '  "refuses a path outside" /',
         '  "refuses a path far down the paragraph".',
-        '',
+        "",
         'Unclosed: `packages/a/src/guard.test.ts` › "refuses a path outside',
         "",
       ].join("\n"),

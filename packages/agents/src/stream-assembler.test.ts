@@ -124,4 +124,45 @@ describe("StreamAssembler", () => {
       providerMetadata: { anthropic: { data: "xyz" } },
     });
   });
+
+  it("keeps only the text of a cut response, and drops empty deltas that carry nothing", () => {
+    const assembler = new StreamAssembler();
+    const events: AgentModelEvent[] = [
+      { type: "text-delta", text: "" },
+      { type: "reasoning-delta", text: "" },
+      { type: "text-delta", text: "Hel" },
+      { type: "reasoning-delta", text: "hmm" },
+      { type: "tool-call-start", id: "a", name: "t" },
+      { type: "text-delta", text: "lo" },
+    ];
+    for (const event of events) assembler.push(event);
+    expect(assembler.partialText()).toBe("Hello");
+    const out = assembler.finish();
+    expect(out.text).toBe("Hello");
+    expect(out.content.map((part) => part.type)).toEqual(["text", "reasoning", "tool-call", "text"]);
+    // An empty text delta between reasoning deltas neither adds a part nor splits the block.
+    expect(
+      assemble([
+        { type: "reasoning-delta", text: "a" },
+        { type: "text-delta", text: "" },
+        { type: "reasoning-delta", text: "b" },
+      ]).content,
+    ).toEqual([{ type: "reasoning", text: "ab" }]);
+  });
+
+  it("merges a reasoning block's metadata family by family, key by key", () => {
+    const out = assemble([
+      { type: "reasoning-delta", text: "a", metadata: { gemini: { x: 1 } } },
+      { type: "reasoning-delta", text: "b", metadata: { gemini: { y: 2 }, openai: { z: 3 } } },
+      { type: "reasoning-delta", text: "", signature: "sig", metadata: { gemini: { x: 4 } } },
+    ]);
+    expect(out.content).toEqual([
+      {
+        type: "reasoning",
+        text: "ab",
+        signature: "sig",
+        providerMetadata: { gemini: { x: 4, y: 2 }, openai: { z: 3 } },
+      },
+    ]);
+  });
 });

@@ -32,8 +32,8 @@ export function assignMcpToolNames(tools: readonly McpToolIdentity[]): string[] 
   const plain = tools.map((t) => mcpToolName(t.server, t.tool));
   const exact = tools.map((t, i) => plain[i] === `mcp__${t.server}__${t.tool}`);
   const groups = new Map<string, number[]>();
+  // Names over the limit are grouped too but never looked up: each is cut and hashed on its own below.
   plain.forEach((name, i) => {
-    if (name.length > MAX_TOOL_NAME_LENGTH) return;
     groups.set(name, [...(groups.get(name) ?? []), i]);
   });
   const names = plain.map((name, i) => {

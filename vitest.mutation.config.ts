@@ -1,0 +1,48 @@
+import { defineConfig } from "vitest/config";
+import { workspaceAlias } from "./vitest.shared.js";
+
+/**
+ * The tests `pnpm mutation` runs against each mutant: the ones that exercise the guarantee modules listed in
+ * stryker.config.mjs. One flat project (Stryker's vitest runner measures per-test coverage on it), with the same
+ * source aliases as the packages' own configs.
+ */
+export const mutationTests = [
+  // session write ordering and repair
+  "packages/core/src/sessions/write-queue.test.ts",
+  "packages/core/src/sessions/repair.test.ts",
+  "packages/core/src/sessions/session-runtime.test.ts",
+  "packages/core/src/sessions/stores.test.ts",
+  "packages/core/src/sessions/sqlite-damage.test.ts",
+  // loop detection and the breaker
+  "packages/core/src/safety/safety-hooks.test.ts",
+  "packages/core/src/safety/safety-session.test.ts",
+  "packages/core/src/safety/safety-limits.test.ts",
+  // the workspace guard, file tools, the shell process kill
+  "packages/core/src/workspace/workspace.test.ts",
+  "packages/core/src/workspace/workspace.property.test.ts",
+  "packages/core/src/workspace/workspace-inputs.test.ts",
+  "packages/core/src/tools/file-tools.test.ts",
+  "packages/core/src/tools/edit-file.test.ts",
+  "packages/core/src/tools/protected-paths.test.ts",
+  "packages/core/src/tools/special-files.test.ts",
+  "packages/core/src/tools/process-kill.test.ts",
+  "packages/core/src/tools/bash.test.ts",
+  "packages/core/src/process/shell-process.test.ts",
+  "packages/core/src/process/process-tree.test.ts",
+  // retries, stream assembly, tool-input parsing
+  "packages/llms/src/retry.test.ts",
+  "packages/llms/src/retry-edges.test.ts",
+  "packages/llms/src/tool-call-accumulator.test.ts",
+  "packages/llms/src/tool-input.property.test.ts",
+  "packages/agents/src/stream-assembler.test.ts",
+  "packages/agents/src/tool-input.test.ts",
+  // mailboxes and MCP tool mapping
+  "packages/core/test/teams/mailbox-conformance.test.ts",
+  "packages/core/src/mcp/names.test.ts",
+  "packages/core/src/mcp/results.test.ts",
+];
+
+export default defineConfig({
+  resolve: { alias: workspaceAlias },
+  test: { include: mutationTests, environment: "node" },
+});
