@@ -2,7 +2,8 @@
 // npm installs the tarballs into a fresh project outside the workspace, and each package README's runnable example
 // runs there, taken from the README itself. No vendor SDK is installed at first: an agent with its own model works
 // without one, and a provider's missing client fails with the install command, which is then run as written.
-// Runs after `pnpm build` (`pnpm test` builds first).
+// The coding agent, `@heddle/code`, is installed last (it depends on the vendor clients) and its offline demo runs
+// through `npx`, as the README tells a new user. Runs after `pnpm build` (`pnpm test` builds first).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +15,8 @@ import { createProject, localBetterSqlitePrebuild, npmInstall } from "./fresh-pr
 import { type PackedPackage, packPublicPackages, root, tarballProblems } from "./pack.mjs";
 
 const VENDOR_SDKS = ["openai", "@anthropic-ai/sdk", "@google/genai"];
+const CODING_AGENT = "@heddle/code";
+let sqliteEnv: Record<string, string> = {};
 const work = mkdtempSync(join(tmpdir(), "heddle-packed-")); // tarballs and the better-sqlite3 prebuild
 const project = createProject("heddle-user-"); // the user's project, outside the workspace
 /** Per provider, the package spec the missing-client error told the user to install. */
@@ -59,7 +62,9 @@ beforeAll(async () => {
   const zod = JSON.parse(readFileSync(join(root, "packages/shared/package.json"), "utf8")).devDependencies.zod;
   started = performance.now();
   // zod is @heddle/shared's peer for createTool, which the shared README uses; nothing else is added.
-  npmInstall(project, [...packed.map((entry) => entry.tarball), `zod@${zod}`], { env: sqlite.env });
+  const libraries = packed.filter((entry) => entry.name !== CODING_AGENT);
+  npmInstall(project, [...libraries.map((entry) => entry.tarball), `zod@${zod}`], { env: sqlite.env });
+  sqliteEnv = sqlite.env;
   timings.install = performance.now() - started;
   server = await startMockProviderServer();
 }, 240_000);
@@ -80,10 +85,14 @@ describe("the packed packages, installed by npm in a project outside the workspa
       "@heddle/llms",
       "@heddle/agents",
       "@heddle/core",
+      CODING_AGENT,
     ]);
     expect(tarballProblems(packed)).toEqual([]);
     const core = packed.find((entry) => entry.name === "@heddle/core")!;
     expect(core.manifest.dependencies["@heddle/agents"]).toBe(packed[2]!.manifest.version);
+    const code = packed.find((entry) => entry.name === CODING_AGENT)!;
+    expect(code.manifest.dependencies["@heddle/core"]).toBe(core.manifest.version);
+    expect(code.files).toEqual(expect.arrayContaining(["dist/cli.js", "sample-project/src/cart.js"]));
     // The check itself refuses what `npm pack` would have shipped.
     const leftover = { ...core, manifest: { ...core.manifest, dependencies: { "@heddle/agents": "workspace:*" } } };
     expect(tarballProblems([leftover])).toEqual(['@heddle/core: dependencies.@heddle/agents is still "workspace:*"']);
@@ -172,4 +181,28 @@ console.log(JSON.stringify(out));
     expect(llms.stdout).toContain("text-delta");
     expect(llms.stdout).toContain("there!");
   }, 120_000);
+
+  it("npx @heddle/code --demo runs the offline demo from the installed tarball, no key and no clone", () => {
+    const code = packed.find((entry) => entry.name === CODING_AGENT)!;
+    let started = performance.now();
+    npmInstall(project, [code.tarball], { env: sqliteEnv });
+    timings.installCode = performance.now() - started;
+    started = performance.now();
+    const demo = spawnSync("npx", ["--no-install", CODING_AGENT, "--demo"], {
+      cwd: project,
+      encoding: "utf8",
+      timeout: 90_000,
+      env: { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", GEMINI_API_KEY: "" },
+    });
+    timings.demo = performance.now() - started;
+    expect({ status: demo.status, stderr: demo.stderr }).toEqual({ status: 0, stderr: "" });
+    expect(demo.stdout).toContain("DEMO — a scripted demo model, not a real one");
+    expect(demo.stdout).toContain("Checked independently: `node --test test/` passes in the demo workspace.");
+    // Both commands the package installs are the same program.
+    for (const bin of ["heddle", "heddle-code"]) {
+      const help = spawnSync(join(project, "node_modules", ".bin", bin), ["--help"], { encoding: "utf8" });
+      expect({ bin, status: help.status }).toEqual({ bin, status: 0 });
+      expect(help.stdout).toContain("package @heddle/code");
+    }
+  }, 240_000);
 });
