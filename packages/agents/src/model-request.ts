@@ -38,6 +38,8 @@ export async function projectRequest(
       messages,
       tools: toolDefinitions,
       signal: run.signal,
+      // The loop runs a call from its tool-call-end and shows no argument preview: the deltas would be dropped.
+      toolCallDeltas: false,
       ...(systemPrompt !== undefined && { systemPrompt }),
       ...(config.options && { options: config.options }),
     },

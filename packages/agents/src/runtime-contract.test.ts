@@ -110,6 +110,18 @@ describe("beforeModel, prepareTurn and afterTurn", () => {
     expect(allText(request!.messages)).toBe("hello");
   });
 
+  it("asks the model for no tool-call previews, also after a beforeModel hook: it runs calls from their end", async () => {
+    const model = oneCall();
+    const agent = new AgentRuntime({
+      model,
+      tools: [echoTool()],
+      hooks: { beforeModel: [({ request }) => ({ options: { ...request.options, temperature: 0 } })] },
+    });
+    const result = await agent.run("hello");
+    expect(result.status).toBe("completed");
+    expect(model.requests.map((request) => request.toolCallDeltas)).toEqual([false, false]);
+  });
+
   it("gives prepareTurn the agent's identity and the tools offered", async () => {
     const seen: PrepareTurnContext[] = [];
     await new AgentRuntime({

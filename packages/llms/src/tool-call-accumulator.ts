@@ -16,10 +16,17 @@ interface OpenCall {
  * the parsed (or repaired) input, or with the raw text and an error. Calls are keyed by whatever the vendor uses
  * (a block index, an item id, an output index); ids are unique within the response, invented where the vendor
  * gives none. Fragments are kept in an array and joined once, so a call costs linear time in its size.
+ * With `deltas: false` (the request's `toolCallDeltas: false`) no `tool-call-delta` is pushed: a chunk that only
+ * carries an argument fragment then maps to no event at all, which is most of a tool turn's chunks.
  */
 export class ToolCallAccumulator {
   private readonly open = new Map<string | number, OpenCall>();
   private readonly ids = new Set<string>();
+  private readonly deltas: boolean;
+
+  constructor(options: { deltas?: boolean } = {}) {
+    this.deltas = options.deltas !== false;
+  }
 
   /** Calls started in this response. */
   get count(): number {
@@ -57,7 +64,7 @@ export class ToolCallAccumulator {
     const call = this.open.get(key);
     if (!call || text === "") return;
     call.chunks.push(text);
-    out.push({ type: "tool-call-delta", id: call.id, text });
+    if (this.deltas) out.push({ type: "tool-call-delta", id: call.id, text });
   }
 
   /** Sets the complete arguments of an open call, as the vendor sent them parsed; they win over text. */

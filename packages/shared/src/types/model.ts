@@ -40,6 +40,12 @@ export interface AgentModelRequest {
   tools: ToolDefinition[];
   options?: ModelCallOptions;
   signal?: AbortSignal;
+  /**
+   * Whether the caller wants `tool-call-delta` events (a live preview of a call's arguments as they stream).
+   * `false`: the model may leave them out; every call still comes as `tool-call-start` … `tool-call-end` with the
+   * whole input. Default: wanted. The agent loop asks for none: it runs calls from their end events only.
+   */
+  toolCallDeltas?: boolean;
 }
 
 /** The kinds of model failure, classified from status codes and error types (text only as a last resort). */

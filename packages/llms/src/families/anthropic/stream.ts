@@ -1,7 +1,7 @@
 import type { AgentModelEvent, FinishReason, ModelError } from "@heddle/shared";
 import { modelError } from "../../errors.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
-import { type FamilyMapper, failureFinish } from "../driver.js";
+import { type FamilyMapper, failureFinish, type MapperOptions } from "../driver.js";
 
 /** The metadata key every Anthropic-bound value is stored under. */
 export const ANTHROPIC = "anthropic";
@@ -63,12 +63,16 @@ const STOP_REASONS: Record<string, FinishReason> = {
  */
 export class AnthropicStreamMapper implements FamilyMapper<unknown> {
   private readonly blocks = new Map<number, BlockState>();
-  private readonly calls = new ToolCallAccumulator();
+  private readonly calls: ToolCallAccumulator;
   private readonly usage: RawUsage = {};
   private sawMessageStart = false;
   private stopReason: string | null = null;
   /** True once `message_stop` arrived: the response is complete. */
   private completed = false;
+
+  constructor(options: MapperOptions = {}) {
+    this.calls = new ToolCallAccumulator({ deltas: options.toolCallDeltas });
+  }
 
   push(raw: unknown, out: AgentModelEvent[]): void {
     const event = (raw ?? {}) as RawEvent;

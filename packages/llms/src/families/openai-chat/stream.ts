@@ -1,7 +1,7 @@
 import type { AgentModelEvent, AgentUsage, FinishReason, ModelError } from "@heddle/shared";
 import { modelError } from "../../errors.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
-import { type FamilyMapper, failureFinish } from "../driver.js";
+import { type FamilyMapper, failureFinish, type MapperOptions } from "../driver.js";
 import { openAIUsage } from "../openai-shared/errors.js";
 
 /** One fragment of a streamed tool call. */
@@ -53,11 +53,15 @@ export class ChatStreamMapper implements FamilyMapper<ChatChunk> {
   usage: Partial<AgentUsage> | undefined;
   finishReason: string | undefined;
   private refused = false;
-  private readonly calls = new ToolCallAccumulator();
+  private readonly calls: ToolCallAccumulator;
   /** The open call at each vendor index (its accumulator key and vendor id). */
   private readonly byIndex = new Map<number, { key: number; id: string | undefined }>();
   private started = 0;
   private lastIndex = 0;
+
+  constructor(options: MapperOptions = {}) {
+    this.calls = new ToolCallAccumulator({ deltas: options.toolCallDeltas });
+  }
 
   push(chunk: ChatChunk, out: AgentModelEvent[]): void {
     if (chunk.usage) this.usage = chatUsage(chunk.usage);

@@ -4,7 +4,7 @@ import { modelError } from "../../errors.js";
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
 import type { FamilyCallContext } from "../../types.js";
 import { clientCache } from "../client-cache.js";
-import { driveFamily, type FamilyDriver, familyOf } from "../driver.js";
+import { driveFamily, type FamilyDriver, familyOf, mapperOptions } from "../driver.js";
 import { classifyOpenAIError, loadOpenAI, type OpenAIErrorClasses } from "../openai-shared/errors.js";
 import { buildResponsesBody } from "./request.js";
 import { type ResponsesEvent, ResponsesStreamMapper } from "./stream.js";
@@ -53,7 +53,7 @@ const driver: FamilyDriver<ResponsesClient, ResponsesEvent> = {
     });
     return stream as AsyncIterable<unknown> as AsyncIterable<ResponsesEvent>;
   },
-  mapper: () => new ResponsesStreamMapper(),
+  mapper: (ctx) => new ResponsesStreamMapper(mapperOptions(ctx)),
   classify: (error, signal, client) => classifyOpenAIError(error, signal, client?.errors),
 };
 
@@ -73,8 +73,10 @@ export function convertVendorStream(
     loadClient: () => ({ errors }) as ResponsesClient,
     open: () => stream as AsyncIterable<ResponsesEvent>,
   };
-  // The driver reads only the signal (and the limits, left at their defaults) of a call it does not send.
-  return driveFamily(opened, { signal } as FamilyCallContext);
+  // The driver reads only the signal, the request's toolCallDeltas (wanted: unset) and the limits (left at their
+  // defaults) of a call it does not send.
+  const ctx: FamilyCallContext = { providerId: "openai", modelId: "", request: { messages: [], tools: [] }, signal };
+  return driveFamily(opened, ctx);
 }
 
 /** The OpenAI Responses API (`POST /v1/responses`) on the official `openai` client. */

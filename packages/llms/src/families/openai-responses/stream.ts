@@ -1,7 +1,7 @@
 import type { AgentModelEvent, AgentUsage, FinishReason, ModelError } from "@heddle/shared";
 import { modelError } from "../../errors.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
-import { type FamilyMapper, failureFinish } from "../driver.js";
+import { type FamilyMapper, failureFinish, type MapperOptions } from "../driver.js";
 import { classifyOpenAIErrorBody, type OpenAIErrorBody, openAIUsage } from "../openai-shared/errors.js";
 import { OPENAI_METADATA_KEY, type OpenAIReasoningMetadata, type OpenAIToolCallMetadata } from "./request.js";
 
@@ -78,7 +78,11 @@ export class ResponsesStreamMapper implements FamilyMapper<ResponsesEvent> {
   private readonly reasoningSeen = new Map<string, number>();
   private callCount = 0;
   private refused = false;
-  private readonly accumulator = new ToolCallAccumulator();
+  private readonly accumulator: ToolCallAccumulator;
+
+  constructor(options: MapperOptions = {}) {
+    this.accumulator = new ToolCallAccumulator({ deltas: options.toolCallDeltas });
+  }
 
   /** Maps one vendor event; true once it was the terminal one. */
   push(event: ResponsesEvent, out: AgentModelEvent[]): boolean {
