@@ -4,7 +4,8 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 
 /**
  * Tests resolve workspace packages to their sources, so a change is tested without a rebuild.
- * The built entries are checked separately (packages/core/test/built-entries.test.ts).
+ * The built entries are checked separately: scripts/architecture.test.ts › "every built entry exports exactly what its
+ * source does (a stale dist fails here)".
  */
 export const workspaceAlias = [
   { find: /^@heddle\/llms\/testing$/, replacement: `${root}packages/llms/src/testing/index.ts` },

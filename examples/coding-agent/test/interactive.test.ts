@@ -163,8 +163,9 @@ it("a person runs a turn, answers approvals, uses /cost and /sessions, and stops
   expect(readFileSync(cart, "utf8")).toContain("percent / 100)");
   type("/rewind");
   press("Enter");
-  text = await waitFor((s) => s.includes("rewound 1 turn(s)"), "/rewind");
-  expect(text).toContain("restored src/cart.js");
+  // "rewound" is printed first and each restored file on a line of its own after it: wait for the file's line too.
+  await waitFor((s) => s.includes("rewound 1 turn(s)"), "/rewind");
+  await waitFor((s) => s.includes("restored src/cart.js"), "/rewind to list the restored src/cart.js");
   expect(readFileSync(cart, "utf8")).toContain("percent / 10)");
 
   // A slow turn: bash was answered "always", so it runs at once; Ctrl-C stops it.

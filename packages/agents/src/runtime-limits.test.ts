@@ -1,5 +1,5 @@
 import { createScriptedModel } from "@heddle/llms/testing";
-import type { AgentModelEvent, AgentTool } from "@heddle/shared";
+import type { AgentModel, AgentModelEvent, AgentTool } from "@heddle/shared";
 import { describe, expect, it } from "vitest";
 import { echoTool, recordEvents, toolResults } from "../test/helpers.js";
 import { AgentRuntime, hasToolCall, stepCountIs } from "./index.js";
@@ -114,15 +114,47 @@ describe("AgentRuntime limits and endings", () => {
   });
 
   it("aborts during streaming promptly, keeping the partial text", async () => {
-    const model = createScriptedModel([{ text: "partial answer", delayMs: 5000 }]);
+    // Two deltas at once, then a stall the abort must cut: the text already streamed is what the user saw.
+    const model: AgentModel = {
+      provider: "scripted",
+      modelId: "stalls-mid-answer",
+      async *stream(request) {
+        yield { type: "text-delta", text: "partial " };
+        yield { type: "text-delta", text: "answer" };
+        await new Promise<void>((resolve) => {
+          const stall = setTimeout(resolve, 5000);
+          const onAbort = () => {
+            clearTimeout(stall);
+            resolve();
+          };
+          request.signal?.addEventListener("abort", onAbort, { once: true });
+        });
+        if (request.signal?.aborted) {
+          yield { type: "finish", reason: "aborted", error: { kind: "aborted", message: "aborted", retryable: false } };
+          return;
+        }
+        yield { type: "text-delta", text: " and the rest" };
+        yield { type: "finish", reason: "stop" };
+      },
+    };
     const agent = new AgentRuntime({ model });
+    let streamed = "";
     agent.subscribe((event) => {
-      if (event.type === "turn-started") setTimeout(() => agent.abort("user pressed stop"), 20);
+      if (event.type !== "assistant-text-delta") return;
+      streamed += event.text;
+      if (streamed === "partial answer") setTimeout(() => agent.abort("user pressed stop"), 20);
     });
     const started = Date.now();
     const result = await agent.run("go");
     expect(Date.now() - started).toBeLessThan(500);
     expect(result).toMatchObject({ status: "aborted", reason: "aborted", reasonDetail: "user pressed stop" });
+    expect(result.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(result.messages.at(-1)).toMatchObject({
+      role: "assistant",
+      content: [{ type: "text", text: "partial answer" }],
+      finishReason: "aborted",
+      model: { provider: "scripted", id: "stalls-mid-answer" },
+    });
   });
 
   it("aborts during a tool within ~100 ms even if the tool ignores its signal; the call gets a result", async () => {

@@ -1,6 +1,7 @@
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WorkspaceEscapeError } from "../workspace/index.js";
 import { createDefaultTools } from "./default-tools.js";
 import { findTool, makeTempDir, runTool } from "./test-utils.js";
 
@@ -125,5 +126,58 @@ describe("edit_file", () => {
     await writeFile(path.join(root, "s.ts"), "a");
     await expect(runTool(edit, { path: "s.ts", old_text: "a", new_text: "a" })).rejects.toThrow(/nothing would change/);
     await expect(runTool(edit, { path: "s.ts", old_text: "", new_text: "b" })).rejects.toThrow(/old_text/);
+  });
+});
+
+// The workspace sits next to outside.txt, so "../outside.txt" names a real file that a plain path.resolve would
+// reach; "out" (a folder link) and "outside-link.txt" (a file link) reach it through symlinks.
+describe("file tools refuse paths that leave the workspace", () => {
+  const escapes = ["../outside.txt", "out/outside.txt", "outside-link.txt"];
+  let outsideFile: string;
+  let workspaceTools: ReturnType<typeof createDefaultTools>;
+  let removeBox: () => Promise<void>;
+
+  beforeEach(async () => {
+    const { dir: box, cleanup } = await makeTempDir("heddle-escape-");
+    removeBox = cleanup;
+    const workspaceRoot = path.join(box, "ws");
+    await mkdir(workspaceRoot);
+    outsideFile = path.join(box, "outside.txt");
+    await writeFile(outsideFile, "secret = 1\n");
+    await symlink(box, path.join(workspaceRoot, "out"));
+    await symlink(outsideFile, path.join(workspaceRoot, "outside-link.txt"));
+    workspaceTools = createDefaultTools({ workspaceRoot, preset: "edit" });
+  });
+  afterEach(() => removeBox());
+
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => "no error",
+      (error: Error & { code?: string }) => ({ escape: error instanceof WorkspaceEscapeError, code: error.code }),
+    );
+
+  it.each(escapes)("edit_file refuses %s with workspace_escape, and the outside file is unchanged", async (given) => {
+    const edit = findTool(workspaceTools, "edit_file");
+    expect(await refusal(runTool(edit, { path: given, old_text: "secret = 1", new_text: "secret = 2" }))).toEqual({
+      escape: true,
+      code: "workspace_escape",
+    });
+    expect(await readFile(outsideFile, "utf8")).toBe("secret = 1\n");
+  });
+
+  it.each(escapes)("write_file refuses %s with workspace_escape, and the outside file is unchanged", async (given) => {
+    const write = findTool(workspaceTools, "write_file");
+    expect(await refusal(runTool(write, { path: given, content: "secret = 2\n" }))).toEqual({
+      escape: true,
+      code: "workspace_escape",
+    });
+    expect(await readFile(outsideFile, "utf8")).toBe("secret = 1\n");
+  });
+
+  it.each(escapes)("read_file refuses %s with workspace_escape, showing nothing of the file", async (given) => {
+    expect(await refusal(runTool(findTool(workspaceTools, "read_file"), { path: given }))).toEqual({
+      escape: true,
+      code: "workspace_escape",
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDefaultTools } from "./default-tools.js";
+import type { SearchOptions } from "./search.js";
 import { findTool, makeTempDir, runTool } from "./test-utils.js";
 
 let root: string;
@@ -114,5 +115,52 @@ describe.each([
     expect(out).toMatch(/output cut at 5 lines/);
     await expect(runTool(searchTool(), { pattern: "(" })).rejects.toThrow(/Invalid regular expression/);
     await expect(runTool(searchTool(), { pattern: "x", path: "../" })).rejects.toThrow(/outside the workspace/);
+  });
+});
+
+// Every "ripgrep" run above would also pass on the JS search; these pin down which engine actually answered.
+describe("search engine", () => {
+  const searchTool = (search: SearchOptions) =>
+    findTool(createDefaultTools({ workspaceRoot: root, preset: "read-only", search }), "search");
+
+  it("with ripgrep configured, ripgrep answers: it searches a file the JS search skips as too large", async () => {
+    // bootstrap.sh installs rg, so a machine without it fails here instead of testing the JS search twice.
+    await writeFile(path.join(root, "big.txt"), `${"x".repeat(200)}\nneedle\n`);
+    expect(await runTool(searchTool({ ripgrep: "rg", maxFileBytes: 100 }), { pattern: "needle" })).toBe(
+      "big.txt:2:needle",
+    );
+    expect(await runTool(searchTool({ ripgrep: false, maxFileBytes: 100 }), { pattern: "needle" })).toBe(
+      "No matches for /needle/.",
+    );
+  });
+
+  it("a configured ripgrep that cannot run is reported in the output, and the JS search answers", async () => {
+    const missing = path.join(root, "no-such-rg");
+    const out: string = await runTool(searchTool({ ripgrep: missing }), { pattern: "answer\\s*=" });
+    expect(out.split("\n")).toEqual([
+      `[ripgrep ${JSON.stringify(missing)} could not run (spawn ${missing} ENOENT); searched with the built-in JS ` +
+        "engine, which skips files over 1048576 bytes]",
+      "src/gen/keep.gen.ts:1:export const answer = 2;",
+      "src/main.ts:1:export const answer = 42;",
+    ]);
+    expect(await runTool(searchTool({ ripgrep: missing }), { pattern: "zzz" })).toMatch(
+      /^\[ripgrep .* could not run .*\]\nNo matches for \/zzz\/\.$/,
+    );
+  });
+
+  it('with ripgrep "auto" and no rg on PATH, the JS search answers without a notice', async () => {
+    await writeFile(path.join(root, "big.txt"), `${"x".repeat(200)}\nneedle\n`);
+    await writeFile(path.join(root, "small.txt"), "needle\n");
+    const { dir: emptyBin, cleanup: clean } = await makeTempDir("heddle-no-rg-");
+    vi.stubEnv("PATH", emptyBin);
+    try {
+      // big.txt left out: the JS search answered, as it should on a machine without rg.
+      expect(await runTool(searchTool({ ripgrep: "auto", maxFileBytes: 100 }), { pattern: "needle" })).toBe(
+        "small.txt:1:needle",
+      );
+    } finally {
+      vi.unstubAllEnvs();
+      await clean();
+    }
   });
 });

@@ -12,7 +12,10 @@ import { assertRegularFile, readRegularFile } from "./regular-file.js";
 
 /** Options of the `search` tool. */
 export interface SearchOptions {
-  /** Use ripgrep: `"auto"` (default) when `rg` is on PATH, `false` never, or a path to the binary. */
+  /**
+   * Use ripgrep: `"auto"` (default) when `rg` is on PATH, `false` never, or a path to the binary. A named binary that
+   * cannot run is not silently replaced: the JS search answers, and its output starts with a notice saying so.
+   */
   ripgrep?: "auto" | false | string;
   /** Output lines kept (matches and context; default 200). */
   maxLines?: number;
@@ -58,13 +61,14 @@ const inputSchema = z.object({
 /**
  * `search {pattern, path?, glob?, context?}`: a regex over workspace files, `path:line:text` per match. Runs
  * ripgrep when it is on PATH, else a JS search with the same rules (skips .git, node_modules, .gitignored, binary).
+ * When `options.ripgrep` names a binary that cannot run, the output's first line is a notice saying so.
  */
 export function createSearchTool(workspace: Workspace, options: SearchOptions = {}): AgentTool {
   const maxLines = options.maxLines ?? 200;
   const maxLineChars = options.maxLineChars ?? 400;
   const maxFileBytes = options.maxFileBytes ?? 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 60_000;
-  let ripgrep: Promise<string | undefined> | undefined;
+  let engine: Promise<SearchEngine> | undefined;
   return createTool({
     name: "search",
     description:
@@ -78,23 +82,24 @@ export function createSearchTool(workspace: Workspace, options: SearchOptions = 
       const info = await stat(target).catch(() => undefined);
       if (!info) throw new ToolInputError("not_found", `Not found: ${workspace.display(target)}.`);
       if (!info.isDirectory()) assertRegularFile(info, workspace.display(target));
-      ripgrep ??= findRipgrep(options.ripgrep ?? "auto");
-      const rg = await ripgrep;
+      engine ??= findRipgrep(options.ripgrep ?? "auto", maxFileBytes);
+      const { ripgrep, notice } = await engine;
       // Nothing in a tool may run unbounded: one signal for the caller's abort and the search's own timeout.
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
-      const lines = rg
-        ? await searchWithRipgrep(rg, workspace, target, input, maxLines + 1, signal)
+      const lines = ripgrep
+        ? await searchWithRipgrep(ripgrep, workspace, target, input, maxLines + 1, signal)
         : await searchWithJs(workspace, target, info.isDirectory(), regex, input, maxLines + 1, maxFileBytes, signal);
       if (ctx.signal.aborted) throw new Error("Search aborted.");
       if (signal.aborted) {
         throw new ToolInputError("timeout", `Search stopped after ${timeoutMs} ms; narrow the pattern, path or glob.`);
       }
-      if (lines.length === 0) return `No matches for /${input.pattern}/.`;
-      const cut = lines
-        .slice(0, maxLines)
-        .map((line) => (line.length > maxLineChars ? `${line.slice(0, maxLineChars)}…` : line));
-      if (lines.length > maxLines) cut.push(`[output cut at ${maxLines} lines; narrow the pattern, path or glob]`);
-      return cut.join("\n");
+      const out = notice ? [notice] : [];
+      if (lines.length === 0) out.push(`No matches for /${input.pattern}/.`);
+      for (const line of lines.slice(0, maxLines)) {
+        out.push(line.length > maxLineChars ? `${line.slice(0, maxLineChars)}…` : line);
+      }
+      if (lines.length > maxLines) out.push(`[output cut at ${maxLines} lines; narrow the pattern, path or glob]`);
+      return out.join("\n");
     },
   });
 }
@@ -142,13 +147,33 @@ async function searchWithJs(
   return out;
 }
 
-async function findRipgrep(setting: "auto" | false | string): Promise<string | undefined> {
-  if (setting === false) return undefined;
+/** The engine a search tool runs: ripgrep at `ripgrep`, else the JS search, with `notice` when that was not asked for. */
+interface SearchEngine {
+  ripgrep?: string;
+  notice?: string;
+}
+
+async function findRipgrep(setting: "auto" | false | string, maxFileBytes: number): Promise<SearchEngine> {
+  if (setting === false) return {};
   const binary = setting === "auto" ? "rg" : setting;
+  const problem = await whyBinaryCannotRun(binary);
+  if (problem === undefined) return { ripgrep: binary };
+  // "auto" means "ripgrep if installed": a machine without it just gets the JS search. A binary the user named is a
+  // setting that is not being honoured, and the JS search's results differ (it skips large files), so say so.
+  if (setting === "auto") return {};
+  return {
+    notice:
+      `[ripgrep ${JSON.stringify(binary)} could not run (${problem}); searched with the built-in JS engine, ` +
+      `which skips files over ${maxFileBytes} bytes]`,
+  };
+}
+
+/** Runs `binary --version`: `undefined` when it works, else what went wrong. */
+function whyBinaryCannotRun(binary: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     const child = spawn(binary, ["--version"], { stdio: "ignore" });
-    child.on("error", () => resolve(undefined));
-    child.on("exit", (code) => resolve(code === 0 ? binary : undefined));
+    child.on("error", (error) => resolve(error.message));
+    child.on("exit", (code, signal) => resolve(code === 0 ? undefined : `--version exited with ${code ?? signal}`));
   });
 }
 
