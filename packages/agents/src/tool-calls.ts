@@ -73,7 +73,9 @@ async function prepare(run: RunContext, { part: call, parse }: AssembledToolCall
   run.emit({ type: "tool-started", toolCall: call });
   const pending: PendingCall = { call, parse, input: call.input, startedAt: Date.now() };
   for (const stage of STAGES) {
-    await stage(run, pending);
+    // Most stages are synchronous: awaiting only a returned promise saves a microtask hop per stage and call.
+    const waiting = stage(run, pending);
+    if (waiting) await waiting;
     if (pending.result) return pending;
   }
   // The tool's duration counts from here: the wait for hooks and for a person's approval is not the tool's.

@@ -137,6 +137,7 @@ async function afterModel(
   finishReason: FinishEvent["reason"],
   error?: ModelError,
 ): Promise<void> {
+  if (run.deps.hooks.afterModel.length === 0) return;
   const ctx = { ...run.hookBase(), message, finishReason, ...(error && { error }) };
   for (const value of await callHooks<unknown>("afterModel", run.deps.hooks.afterModel, ctx)) {
     if (asksToStop(value)) run.requestStop(stopRequestFrom(value, "afterModel"));
@@ -145,6 +146,7 @@ async function afterModel(
 
 /** `afterTurn` hooks: after the turn's tools ran; they may stop the run or add context to the next request. */
 async function afterTurn(run: RunContext, message: AgentMessage, results: readonly ToolResultPart[]): Promise<void> {
+  if (run.deps.hooks.afterTurn.length === 0) return;
   const ctx = { ...run.hookBase(), message, results };
   for (const value of await callHooks<any>("afterTurn", run.deps.hooks.afterTurn, ctx)) {
     if (!value || typeof value !== "object") continue;
