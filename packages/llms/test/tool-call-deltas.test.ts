@@ -2,18 +2,11 @@
 // previews and changes nothing else. Each family that streams arguments in fragments replays a recorded stream with
 // tool calls, once with the previews and once without, through the whole gateway. (Gemini sends a call's arguments
 // whole, or merges Vertex's partial args itself: it has no previews to leave out.)
-import { readFileSync } from "node:fs";
 import type { AgentModelEvent } from "@heddle/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createGateway } from "../src/gateway.js";
-import {
-  chunksJsonlResponse,
-  type MockFamily,
-  type MockProviderServer,
-  type MockResponse,
-  startMockProviderServer,
-} from "../src/testing/mock-server.js";
-import { collect } from "./support.js";
+import { type MockFamily, type MockProviderServer, startMockProviderServer } from "../src/testing/mock-server.js";
+import { collect, readFixture } from "./support.js";
 
 let server: MockProviderServer;
 beforeAll(async () => {
@@ -47,13 +40,8 @@ const CASES: Array<{ family: MockFamily; folder: string; fixture: string; provid
   },
 ];
 
-function response(folder: string, name: string): MockResponse {
-  const text = readFileSync(new URL(`./fixtures/${folder}/${name}`, import.meta.url), "utf8");
-  return name.endsWith(".chunks.jsonl") ? chunksJsonlResponse(text) : { sse: text };
-}
-
 async function replay(entry: (typeof CASES)[number], toolCallDeltas: boolean | undefined) {
-  server.enqueue(entry.family, response(entry.folder, entry.fixture));
+  server.enqueue(entry.family, { sse: readFixture(entry.folder, entry.fixture) });
   const gateway = createGateway({ retry: { maxRetries: 0 }, env: {}, onWarning: () => {} });
   const model = gateway.createAgentModel({
     providerId: entry.providerId,

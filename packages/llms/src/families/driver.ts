@@ -35,17 +35,6 @@ export interface FamilyDriver<Client, Chunk> {
   classify(error: unknown, signal: AbortSignal, client: Client | undefined): ModelError;
 }
 
-/** What a family's mapper is built with, from the call's request. */
-export interface MapperOptions {
-  /** False when the caller asked for no `tool-call-delta` events (`AgentModelRequest.toolCallDeltas`). */
-  toolCallDeltas?: boolean;
-}
-
-/** The mapper options a call's request asks for. */
-export function mapperOptions(ctx: FamilyCallContext): MapperOptions {
-  return { toolCallDeltas: ctx.request.toolCallDeltas !== false };
-}
-
 /** A call the driver ends before sending it (aborted already, no key): carries the error to report. */
 class NotSent {
   constructor(readonly error: ModelError) {}

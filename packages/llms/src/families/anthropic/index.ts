@@ -2,7 +2,7 @@ import { modelError } from "../../errors.js";
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
 import { lazyModule } from "../../lazy-module.js";
 import { clientCache } from "../client-cache.js";
-import { type FamilyDriver, familyOf, mapperOptions } from "../driver.js";
+import { type FamilyDriver, familyOf } from "../driver.js";
 import { type AnthropicErrorClasses, classifyAnthropicError } from "./errors.js";
 import { AnthropicRequestError, toAnthropicBody } from "./request.js";
 import { AnthropicStreamMapper } from "./stream.js";
@@ -58,7 +58,7 @@ const driver: FamilyDriver<AnthropicClient, unknown> = {
       ...(headers && { headers }),
     });
   },
-  mapper: (ctx) => new AnthropicStreamMapper(mapperOptions(ctx)),
+  mapper: (ctx) => new AnthropicStreamMapper(ctx.request),
   classify: (error, signal, client) =>
     error instanceof AnthropicRequestError
       ? modelError("invalid_request", error.message)

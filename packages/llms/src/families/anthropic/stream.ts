@@ -1,7 +1,7 @@
-import type { AgentModelEvent, FinishReason, ModelError } from "@heddle/shared";
+import type { AgentModelEvent, AgentModelRequest, FinishReason, ModelError } from "@heddle/shared";
 import { modelError } from "../../errors.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
-import { type FamilyMapper, failureFinish, type MapperOptions } from "../driver.js";
+import { type FamilyMapper, failureFinish } from "../driver.js";
 
 /** The metadata key every Anthropic-bound value is stored under. */
 export const ANTHROPIC = "anthropic";
@@ -70,8 +70,9 @@ export class AnthropicStreamMapper implements FamilyMapper<unknown> {
   /** True once `message_stop` arrived: the response is complete. */
   private completed = false;
 
-  constructor(options: MapperOptions = {}) {
-    this.calls = new ToolCallAccumulator({ deltas: options.toolCallDeltas });
+  /** `request.toolCallDeltas: false` leaves the argument previews out. */
+  constructor(request: Pick<AgentModelRequest, "toolCallDeltas"> = {}) {
+    this.calls = new ToolCallAccumulator({ deltas: request.toolCallDeltas });
   }
 
   push(raw: unknown, out: AgentModelEvent[]): void {

@@ -2,7 +2,7 @@ import { modelError } from "../../errors.js";
 import { fetchForCall } from "../../guarded-fetch.js";
 import { lazyModule } from "../../lazy-module.js";
 import { clientCache } from "../client-cache.js";
-import { type FamilyDriver, familyOf, mapperOptions } from "../driver.js";
+import { type FamilyDriver, familyOf } from "../driver.js";
 import { classifyGeminiError } from "./errors.js";
 import { GeminiRequestError, toGeminiRequest } from "./request.js";
 import { type GeminiChunk, GeminiStreamMapper } from "./stream.js";
@@ -51,7 +51,7 @@ const driver: FamilyDriver<GenAiClient, GeminiChunk> = {
       AsyncIterable<GeminiChunk>
     >;
   },
-  mapper: (ctx) => new GeminiStreamMapper(mapperOptions(ctx)),
+  mapper: () => new GeminiStreamMapper(),
   classify: (error, signal) =>
     error instanceof GeminiRequestError
       ? modelError("invalid_request", error.message)

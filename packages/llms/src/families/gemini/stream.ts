@@ -1,7 +1,7 @@
 import type { AgentModelEvent, AgentUsage, FinishEvent, ModelError } from "@heddle/shared";
 import { modelError } from "../../errors.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
-import { type FamilyMapper, failureFinish, type MapperOptions } from "../driver.js";
+import { type FamilyMapper, failureFinish } from "../driver.js";
 import { GEMINI_KEY } from "./request.js";
 
 /** The fields of a streamed `GenerateContentResponse` this family reads; everything else is ignored. */
@@ -73,11 +73,7 @@ export class GeminiStreamMapper implements FamilyMapper<GeminiChunk> {
   private blockReason: string | undefined;
   private callCount = 0;
   private openCall: OpenCall | undefined;
-  private readonly calls: ToolCallAccumulator;
-
-  constructor(options: MapperOptions = {}) {
-    this.calls = new ToolCallAccumulator({ deltas: options.toolCallDeltas });
-  }
+  private readonly calls = new ToolCallAccumulator();
 
   push(chunk: GeminiChunk, out: AgentModelEvent[]): void {
     if (chunk.usageMetadata) this.usage = chunk.usageMetadata;

@@ -1,6 +1,6 @@
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
 import { clientCache } from "../client-cache.js";
-import { type FamilyDriver, familyOf, mapperOptions } from "../driver.js";
+import { type FamilyDriver, familyOf } from "../driver.js";
 import { classifyOpenAIError, loadOpenAI } from "../openai-shared/errors.js";
 import { toChatRequest } from "./request.js";
 import { type ChatChunk, ChatStreamMapper } from "./stream.js";
@@ -36,7 +36,7 @@ const driver: FamilyDriver<OpenAIClient, ChatChunk> = {
     });
     return stream as unknown as AsyncIterable<ChatChunk>;
   },
-  mapper: (ctx) => new ChatStreamMapper(mapperOptions(ctx)),
+  mapper: (ctx) => new ChatStreamMapper(ctx.request),
   classify: (error, signal) => classifyOpenAIError(error, signal),
 };
 

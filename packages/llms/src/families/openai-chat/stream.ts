@@ -1,7 +1,7 @@
-import type { AgentModelEvent, AgentUsage, FinishReason, ModelError } from "@heddle/shared";
+import type { AgentModelEvent, AgentModelRequest, AgentUsage, FinishReason, ModelError } from "@heddle/shared";
 import { modelError } from "../../errors.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
-import { type FamilyMapper, failureFinish, type MapperOptions } from "../driver.js";
+import { type FamilyMapper, failureFinish } from "../driver.js";
 import { openAIUsage } from "../openai-shared/errors.js";
 
 /** One fragment of a streamed tool call. */
@@ -59,8 +59,9 @@ export class ChatStreamMapper implements FamilyMapper<ChatChunk> {
   private started = 0;
   private lastIndex = 0;
 
-  constructor(options: MapperOptions = {}) {
-    this.calls = new ToolCallAccumulator({ deltas: options.toolCallDeltas });
+  /** `request.toolCallDeltas: false` leaves the argument previews out. */
+  constructor(request: Pick<AgentModelRequest, "toolCallDeltas"> = {}) {
+    this.calls = new ToolCallAccumulator({ deltas: request.toolCallDeltas });
   }
 
   push(chunk: ChatChunk, out: AgentModelEvent[]): void {

@@ -4,7 +4,7 @@ import { modelError } from "../../errors.js";
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
 import type { FamilyCallContext } from "../../types.js";
 import { clientCache } from "../client-cache.js";
-import { driveFamily, type FamilyDriver, familyOf, mapperOptions } from "../driver.js";
+import { driveFamily, type FamilyDriver, familyOf } from "../driver.js";
 import { classifyOpenAIError, loadOpenAI, type OpenAIErrorClasses } from "../openai-shared/errors.js";
 import { buildResponsesBody } from "./request.js";
 import { type ResponsesEvent, ResponsesStreamMapper } from "./stream.js";
@@ -53,7 +53,7 @@ const driver: FamilyDriver<ResponsesClient, ResponsesEvent> = {
     });
     return stream as AsyncIterable<unknown> as AsyncIterable<ResponsesEvent>;
   },
-  mapper: (ctx) => new ResponsesStreamMapper(mapperOptions(ctx)),
+  mapper: (ctx) => new ResponsesStreamMapper(ctx.request),
   classify: (error, signal, client) => classifyOpenAIError(error, signal, client?.errors),
 };
 

@@ -1,7 +1,7 @@
-import type { AgentModelEvent, AgentUsage, FinishReason, ModelError } from "@heddle/shared";
+import type { AgentModelEvent, AgentModelRequest, AgentUsage, FinishReason, ModelError } from "@heddle/shared";
 import { modelError } from "../../errors.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
-import { type FamilyMapper, failureFinish, type MapperOptions } from "../driver.js";
+import { type FamilyMapper, failureFinish } from "../driver.js";
 import { classifyOpenAIErrorBody, type OpenAIErrorBody, openAIUsage } from "../openai-shared/errors.js";
 import { OPENAI_METADATA_KEY, type OpenAIReasoningMetadata, type OpenAIToolCallMetadata } from "./request.js";
 
@@ -80,8 +80,9 @@ export class ResponsesStreamMapper implements FamilyMapper<ResponsesEvent> {
   private refused = false;
   private readonly accumulator: ToolCallAccumulator;
 
-  constructor(options: MapperOptions = {}) {
-    this.accumulator = new ToolCallAccumulator({ deltas: options.toolCallDeltas });
+  /** `request.toolCallDeltas: false` leaves the argument previews out. */
+  constructor(request: Pick<AgentModelRequest, "toolCallDeltas"> = {}) {
+    this.accumulator = new ToolCallAccumulator({ deltas: request.toolCallDeltas });
   }
 
   /** Maps one vendor event; true once it was the terminal one. */
