@@ -27,8 +27,16 @@ export interface FamilyDriver<Client, Chunk> {
   checkAuth?(ctx: FamilyCallContext): ModelError | undefined;
   /** The vendor client for this key/URL/headers: the module loaded lazily, the client cached (`clientCache`). */
   loadClient(ctx: FamilyCallContext): Client | Promise<Client>;
-  /** Builds the body and sends the request; resolves to the vendor's stream of chunks. */
-  open(client: Client, ctx: FamilyCallContext, link: CallLink): Promise<AsyncIterable<Chunk>> | AsyncIterable<Chunk>;
+  /**
+   * Builds the body and sends the request; resolves to the vendor's stream of chunks. A family that reads the SSE
+   * body itself gives `openBatches` instead.
+   */
+  open?(client: Client, ctx: FamilyCallContext, link: CallLink): Promise<AsyncIterable<Chunk>> | AsyncIterable<Chunk>;
+  /**
+   * Builds the body, sends the request with the vendor client and reads the response's events itself
+   * (`sseChunks`): resolves to batches of chunks, each mapped in order. Takes precedence over `open`.
+   */
+  openBatches?(client: Client, ctx: FamilyCallContext, link: CallLink): Promise<AsyncIterator<Chunk[]>>;
   /** A fresh mapper for one call. */
   mapper(ctx: FamilyCallContext): FamilyMapper<Chunk>;
   /** Classifies what `loadClient`, `open` or the stream threw; `client` is undefined when it never loaded. */
@@ -61,7 +69,8 @@ export function driveFamily<Client, Chunk>(
   const mapper = driver.mapper(ctx);
   let link: CallLink | undefined;
   let client: Client | undefined;
-  return mapStream<Chunk, AgentModelEvent>({
+  const batched = driver.openBatches !== undefined;
+  return mapStream<Chunk | Chunk[], AgentModelEvent>({
     async open() {
       const callLink = new CallLink(ctx.signal, ctx.limits);
       link = callLink;
@@ -72,9 +81,16 @@ export function driveFamily<Client, Chunk>(
       client = await driver.loadClient(ctx);
       // The idle clock starts as the request is sent: loading the client never counts as the server's silence.
       callLink.start();
+      if (driver.openBatches) return driver.openBatches(client, ctx, callLink);
+      if (!driver.open) throw new Error(`wire family ${driver.id} has neither open nor openBatches`);
       return driver.open(client, ctx, callLink);
     },
-    chunk: (chunk, out) => mapper.push(chunk, out),
+    chunk(chunk, out) {
+      if (!batched) return mapper.push(chunk as Chunk, out);
+      const batch = chunk as Chunk[];
+      for (let i = 0; i < batch.length; i++) if (mapper.push(batch[i] as Chunk, out)) return true;
+      return false;
+    },
     end(out) {
       // Vendor clients end their iteration quietly when the signal aborts, and a stream limit aborts it too.
       if (link?.failure) mapper.fail(link.failure, out);

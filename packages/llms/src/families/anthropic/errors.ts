@@ -15,6 +15,20 @@ export interface AnthropicErrorClasses {
   APIConnectionError: abstract new (...args: any[]) => Error;
 }
 
+/**
+ * An `error` event inside a Messages stream (an overload mid-response, say), as Heddle's own reader finds it:
+ * classified by its `error.type` like an HTTP error's body. It never reaches a caller: the call ends with a `finish`.
+ */
+export class AnthropicStreamError extends Error {
+  override readonly name = "AnthropicStreamError";
+  constructor(
+    /** The event's data, parsed; the raw text when it is not JSON. */
+    readonly body: unknown,
+  ) {
+    super(typeof body === "string" ? body : JSON.stringify(body));
+  }
+}
+
 /** The fields of an `APIError` we read. */
 interface ApiErrorFields {
   status?: number;
@@ -54,9 +68,22 @@ export function classifyAnthropicError(
   if (sdk && error instanceof sdk.APIConnectionError) {
     return modelError("network", `Network error: ${describeCause(error)}`);
   }
+  if (error instanceof AnthropicStreamError) return classifyApiError(streamErrorFields(error));
   if (!sdk || !(error instanceof sdk.APIError)) return classifyUnknownError(error, signal);
+  return classifyApiError(error as unknown as ApiErrorFields);
+}
 
-  const api = error as unknown as ApiErrorFields;
+/** What the SDK's `APIError` holds for an in-stream error: no status, the vendor's type and message. */
+function streamErrorFields(error: AnthropicStreamError): ApiErrorFields {
+  const inner = (error.body as { error?: { type?: unknown; message?: unknown } } | null)?.error;
+  return {
+    type: typeof inner?.type === "string" ? inner.type : null,
+    apiMessage: typeof inner?.message === "string" ? inner.message : null,
+    message: error.message,
+  };
+}
+
+function classifyApiError(api: ApiErrorFields): ModelError {
   const status = typeof api.status === "number" ? api.status : undefined;
   const message = api.apiMessage ?? api.message;
   const statusKind = status ? kindForStatus(status) : undefined;

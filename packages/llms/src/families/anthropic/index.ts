@@ -1,11 +1,12 @@
 import { modelError } from "../../errors.js";
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
 import { lazyModule } from "../../lazy-module.js";
+import { type ByteBody, sseChunks } from "../../sse.js";
 import { clientCache } from "../client-cache.js";
 import { type FamilyDriver, familyOf } from "../driver.js";
 import { type AnthropicErrorClasses, classifyAnthropicError } from "./errors.js";
 import { AnthropicRequestError, toAnthropicBody } from "./request.js";
-import { AnthropicStreamMapper } from "./stream.js";
+import { AnthropicStreamMapper, decodeAnthropicEvent } from "./stream.js";
 
 type AnthropicModule = typeof import("@anthropic-ai/sdk");
 type StreamingParams = import("@anthropic-ai/sdk").Anthropic.MessageCreateParamsStreaming;
@@ -46,17 +47,21 @@ const driver: FamilyDriver<AnthropicClient, unknown> = {
       ? modelError("auth", "No Anthropic API key: set ANTHROPIC_API_KEY or give the provider an apiKey.")
       : undefined,
   loadClient: clientFor,
-  open(client, ctx, link) {
+  async openBatches(client, ctx, link) {
     const body = toAnthropicBody(ctx.request, ctx.modelId, ctx.info);
     body.stream = true;
     const headers = ctx.request.options?.headers;
-    // Raw events, not the MessageStream helper, which accumulates the whole message. The body is plain JSON: the
-    // SDK's param types are too narrow for `providerOptions` passthrough.
-    return client.api.messages.create(body as unknown as StreamingParams, {
-      signal: link.signal,
-      fetchOptions: linkedFetchOptions(link),
-      ...(headers && { headers }),
-    });
+    // The client sends the request and turns an error status into its typed error; the events are read by
+    // `sseChunks` (why: src/sse.ts). The body is plain JSON: the SDK's param types are too narrow for
+    // `providerOptions` passthrough.
+    const response = await client.api.messages
+      .create(body as unknown as StreamingParams, {
+        signal: link.signal,
+        fetchOptions: linkedFetchOptions(link),
+        ...(headers && { headers }),
+      })
+      .asResponse();
+    return sseChunks(response.body as ByteBody | null, decodeAnthropicEvent);
   },
   mapper: (ctx) => new AnthropicStreamMapper(ctx.request),
   classify: (error, signal, client) =>

@@ -1,8 +1,8 @@
-import { Stream } from "@anthropic-ai/sdk/streaming";
 import type { AgentModelEvent } from "@heddle/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sseChunks } from "../../sse.js";
 import { frameSse, type MockProviderServer, startMockProviderServer } from "../../testing/mock-server.js";
-import { AnthropicStreamMapper } from "./stream.js";
+import { AnthropicStreamMapper, decodeAnthropicEvent } from "./stream.js";
 import { fixtureResponse, runFamily, userText } from "./test-helpers.js";
 
 const FIXTURES = [
@@ -83,7 +83,7 @@ function wireBytes(name: string): Uint8Array {
   return new TextEncoder().encode(text);
 }
 
-/** Feeds exact byte chunks (no TCP coalescing) through the SDK's own SSE parser and our mapper. */
+/** Feeds exact byte chunks (no TCP coalescing, no re-cut at line breaks) through Heddle's SSE reader and our mapper. */
 async function mapExactChunks(bytes: Uint8Array, sizes: number[]): Promise<AgentModelEvent[]> {
   const chunks: Uint8Array[] = [];
   for (let offset = 0, i = 0; offset < bytes.length; i++) {
@@ -97,15 +97,16 @@ async function mapExactChunks(bytes: Uint8Array, sizes: number[]): Promise<Agent
       controller.close();
     },
   });
-  const response = new Response(body, { headers: { "content-type": "text/event-stream" } });
   const mapper = new AnthropicStreamMapper();
   const events: AgentModelEvent[] = [];
-  for await (const event of Stream.fromSSEResponse(response, new AbortController())) mapper.push(event, events);
+  const batches = sseChunks(body as unknown as AsyncIterable<Uint8Array>, decodeAnthropicEvent);
+  for (let batch = await batches.next(); !batch.done; batch = await batches.next())
+    for (const event of batch.value) mapper.push(event, events);
   mapper.end(events);
   return events;
 }
 
-describe("anthropic: exact byte splits through the SDK parser give the same events as the whole body", () => {
+describe("anthropic: exact byte splits through Heddle's SSE reader give the same events as the whole body", () => {
   it.each(FIXTURES)(
     "%s",
     async (name) => {

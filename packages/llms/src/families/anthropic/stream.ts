@@ -1,7 +1,9 @@
 import type { AgentModelEvent, AgentModelRequest, FinishReason, ModelError } from "@heddle/shared";
 import { modelError } from "../../errors.js";
+import type { SseEvent } from "../../sse.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
 import { type FamilyMapper, failureFinish } from "../driver.js";
+import { AnthropicStreamError } from "./errors.js";
 
 /** The metadata key every Anthropic-bound value is stored under. */
 export const ANTHROPIC = "anthropic";
@@ -56,6 +58,26 @@ const STOP_REASONS: Record<string, FinishReason> = {
   model_context_window_exceeded: "max-tokens",
   refusal: "content-filter",
 };
+
+/**
+ * One server-sent event of a Messages stream as the mapper reads it, by `@anthropic-ai/sdk`'s own rules: pings and
+ * events without a name are skipped, so is an event without data; an `error` event ends the call with its error;
+ * any other event's data is JSON (a malformed one ends the call, as it does in the SDK).
+ */
+export function decodeAnthropicEvent(event: SseEvent): unknown {
+  if (event.event === undefined || event.event === "ping") return undefined;
+  if (event.event === "error") throw new AnthropicStreamError(parseOrText(event.data));
+  if (!event.data) return undefined;
+  return JSON.parse(event.data);
+}
+
+function parseOrText(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return data;
+  }
+}
 
 /**
  * Turns the raw Messages stream events into neutral events, one event at a time. Holds the per-block state

@@ -1,7 +1,9 @@
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
+import { type ByteBody, sseChunks } from "../../sse.js";
 import { clientCache } from "../client-cache.js";
 import { type FamilyDriver, familyOf } from "../driver.js";
 import { classifyOpenAIError, loadOpenAI } from "../openai-shared/errors.js";
+import { openAIEventDecoder } from "../openai-shared/events.js";
 import { toChatRequest } from "./request.js";
 import { type ChatChunk, ChatStreamMapper } from "./stream.js";
 
@@ -27,14 +29,18 @@ const clientFor = clientCache(
 const driver: FamilyDriver<OpenAIClient, ChatChunk> = {
   id: "openai-chat",
   loadClient: clientFor,
-  async open(client, ctx, link) {
+  async openBatches(client, ctx, link) {
     const headers = ctx.request.options?.headers;
-    const stream = await client.chat.completions.create(toChatRequest(ctx.modelId, ctx.request) as never, {
-      signal: link.signal,
-      fetchOptions: linkedFetchOptions(link),
-      ...(headers && { headers }),
-    });
-    return stream as unknown as AsyncIterable<ChatChunk>;
+    // The client sends the request and turns an error status into its typed error; the events are read by
+    // `sseChunks` (why: src/sse.ts).
+    const response = await client.chat.completions
+      .create(toChatRequest(ctx.modelId, ctx.request) as never, {
+        signal: link.signal,
+        fetchOptions: linkedFetchOptions(link),
+        ...(headers && { headers }),
+      })
+      .asResponse();
+    return sseChunks(response.body as ByteBody | null, openAIEventDecoder<ChatChunk>());
   },
   mapper: (ctx) => new ChatStreamMapper(ctx.request),
   classify: (error, signal) => classifyOpenAIError(error, signal),

@@ -2,10 +2,12 @@ import type { AgentModelEvent } from "@heddle/shared";
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import { modelError } from "../../errors.js";
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
+import { type ByteBody, sseChunks } from "../../sse.js";
 import type { FamilyCallContext } from "../../types.js";
 import { clientCache } from "../client-cache.js";
 import { driveFamily, type FamilyDriver, familyOf } from "../driver.js";
 import { classifyOpenAIError, loadOpenAI, type OpenAIErrorClasses } from "../openai-shared/errors.js";
+import { openAIEventDecoder } from "../openai-shared/events.js";
 import { buildResponsesBody } from "./request.js";
 import { type ResponsesEvent, ResponsesStreamMapper } from "./stream.js";
 
@@ -42,36 +44,40 @@ const driver: FamilyDriver<ResponsesClient, ResponsesEvent> = {
           `No API key for provider "${ctx.providerId}": set it in the provider config or OPENAI_API_KEY.`,
         ),
   loadClient: clientFor,
-  async open(client, ctx, link) {
+  async openBatches(client, ctx, link) {
     const body = buildResponsesBody(ctx.modelId, ctx.request, ctx.info);
     const headers = ctx.request.options?.headers;
     // The body is built from neutral data plus `providerOptions`, so it is typed loosely; the server validates it.
-    const stream = await client.api.responses.create(body as unknown as ResponseCreateParamsStreaming, {
-      signal: link.signal,
-      fetchOptions: linkedFetchOptions(link),
-      ...(headers ? { headers } : {}),
-    });
-    return stream as AsyncIterable<unknown> as AsyncIterable<ResponsesEvent>;
+    // The client sends the request and turns an error status into its typed error; the events are read by
+    // `sseChunks` (why: src/sse.ts).
+    const response = await client.api.responses
+      .create(body as unknown as ResponseCreateParamsStreaming, {
+        signal: link.signal,
+        fetchOptions: linkedFetchOptions(link),
+        ...(headers ? { headers } : {}),
+      })
+      .asResponse();
+    return sseChunks(response.body as ByteBody | null, openAIEventDecoder<ResponsesEvent>());
   },
   mapper: (ctx) => new ResponsesStreamMapper(ctx.request),
   classify: (error, signal, client) => classifyOpenAIError(error, signal, client?.errors),
 };
 
 /**
- * The neutral events for a Responses stream the `openai` client already opened, through the same driver (the
- * rechunk test feeds the client's own SSE parser with bytes split every way). Never throws.
+ * The neutral events for a Responses SSE body already received, through the same driver and the same reader as a
+ * call (the rechunk test feeds it bytes split every way). Never throws.
  */
-export function convertVendorStream(
-  stream: AsyncIterable<unknown>,
+export function convertSseBody(
+  body: ByteBody,
   signal: AbortSignal,
   errors: OpenAIErrorClasses,
 ): AsyncIterable<AgentModelEvent> {
   const opened: FamilyDriver<ResponsesClient, ResponsesEvent> = {
     ...driver,
     checkAuth: undefined,
-    // Only the error classes are read: the stream is already open.
+    // Only the error classes are read: the body is already here.
     loadClient: () => ({ errors }) as ResponsesClient,
-    open: () => stream as AsyncIterable<ResponsesEvent>,
+    openBatches: async () => sseChunks(body, openAIEventDecoder<ResponsesEvent>()),
   };
   // The driver reads only the signal, the request's toolCallDeltas (wanted: unset) and the limits (left at their
   // defaults) of a call it does not send.

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { AgentModelEvent } from "@heddle/shared";
 import { APIConnectionError, APIError, APIUserAbortError } from "openai";
-import { Stream } from "openai/streaming";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   chunksJsonlResponse,
@@ -10,7 +9,7 @@ import {
   type MockResponse,
   startMockProviderServer,
 } from "../../testing/mock-server.js";
-import { convertVendorStream, family } from "./index.js";
+import { convertSseBody, family } from "./index.js";
 import { collect, randomChunkSizes, seededRandom, splitResponses } from "./test-support.js";
 
 const dir = new URL("../../../test/fixtures/openai-responses/", import.meta.url);
@@ -99,15 +98,11 @@ async function parseSplit(bytes: Uint8Array, sizes: number[]): Promise<AgentMode
       controller.close();
     },
   });
-  const controller = new AbortController();
-  const response = new Response(body, { headers: { "content-type": "text/event-stream" } });
   const classes = { APIError, APIUserAbortError, APIConnectionError };
-  // The caller's signal, not the client's own controller: the client aborts that one when it throws.
-  const caller = new AbortController().signal;
-  return collect(convertVendorStream(Stream.fromSSEResponse(response, controller), caller, classes));
+  return collect(convertSseBody(body as unknown as AsyncIterable<Uint8Array>, new AbortController().signal, classes));
 }
 
-describe("openai responses: exact splits through the client's SSE parser give the same events", () => {
+describe("openai responses: exact splits through Heddle's SSE reader give the same events", () => {
   it.each(bodies)(
     "%s",
     async (name, response) => {

@@ -10,6 +10,9 @@ import {
   retryAfterMsFromHeaders,
 } from "../../errors.js";
 import { lazyModule } from "../../lazy-module.js";
+import { type OpenAIErrorBody, OpenAIStreamError } from "./events.js";
+
+export type { OpenAIErrorBody };
 
 /**
  * OpenAI error codes and types (HTTP bodies, in-stream `error` events, `response.failed`) and what they mean: one
@@ -38,14 +41,6 @@ const KIND_BY_CODE: Record<string, ModelErrorKind> = {
 
 /** Codes that name a real failure but where another attempt cannot help. */
 const NOT_RETRYABLE = new Set(["insufficient_quota"]);
-
-/** An OpenAI error body, as the HTTP error, the in-stream `error` event (flat or nested) or `response.failed` give it. */
-export interface OpenAIErrorBody {
-  code?: string | null;
-  type?: string | null;
-  message?: string | null;
-  param?: string | null;
-}
 
 /**
  * Classifies an OpenAI error from its status, then its code, then its type; the message text only when neither
@@ -101,6 +96,8 @@ export function classifyOpenAIError(error: unknown, signal?: AbortSignal, classe
     const cause = (error as { cause?: unknown }).cause;
     return modelError("network", `Network error: ${errorMessage(cause ?? error)}`);
   }
+  if (error instanceof OpenAIStreamError)
+    return classifyOpenAIErrorBody(error.body, { fallbackMessage: error.message });
   if (!isApiError(error, classes)) return classifyUnknownError(error, signal);
   const apiError = error as Error & {
     status?: number;

@@ -1,0 +1,84 @@
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+
+/** One server-sent event, as `eventsource-parser` gives it: `event` is undefined when the server sent no name. */
+export type SseEvent = Pick<EventSourceMessage, "event" | "data">;
+
+/**
+ * What a family makes of one event: the chunk its mapper reads, or undefined to skip the event (a ping, a `[DONE]`
+ * marker). A throw ends the call with that error (an `error` event the vendor sent, malformed JSON).
+ */
+export type SseDecode<Chunk> = (event: SseEvent) => Chunk | undefined;
+
+/** A response body as the vendor clients hand it over: a `ReadableStream` or the guarded body (both iterate bytes). */
+export type ByteBody = AsyncIterable<Uint8Array>;
+
+/**
+ * The server-sent events of a response body, decoded to chunks, in batches: one batch for each piece of the body
+ * that completes at least one event, so a network chunk carrying fifty small events costs one `await`, not fifty.
+ *
+ * Why Heddle reads the stream itself rather than through the vendor client's own `Stream` (the client still builds,
+ * signs and sends the request and turns an HTTP error status into its typed error): the clients' readers are three
+ * async generators deep per event (bytes to lines, lines to events, events to JSON), about nine promises per event.
+ * On a tool turn that streams 200 small argument deltas that machinery was most of what Heddle spent above a raw
+ * client loop (docs/benchmarks.md). Here the parsing is `eventsource-parser`'s (synchronous, spec-conformant,
+ * linear in the body's size) and each family's `decode` keeps its client's rules (which events are skipped, which
+ * are errors), each tested in the family's own tests.
+ *
+ * The body should be cut at line breaks (`guardedFetch` does): the parser then holds no partial line between pieces.
+ * An event left unterminated when the body ends is dropped, as the SSE specification and the vendor clients do.
+ */
+export function sseChunks<Chunk>(body: ByteBody | null | undefined, decode: SseDecode<Chunk>): AsyncIterator<Chunk[]> {
+  if (!body) return { next: async () => ({ done: true, value: undefined }) };
+  const source = body[Symbol.asyncIterator]();
+  const text = new TextDecoder();
+  let batch: Chunk[] = [];
+  // A decode that threw (an error event, bad JSON): the events before it are handed out first, then this ends the
+  // call; nothing after it is decoded.
+  let failure: { error: unknown } | undefined;
+  const parser = createParser({
+    onEvent(event) {
+      if (failure) return;
+      try {
+        const chunk = decode(event);
+        if (chunk !== undefined) batch.push(chunk);
+      } catch (error) {
+        failure = { error };
+      }
+    },
+  });
+  let finished = false;
+
+  const cancel = async (): Promise<void> => {
+    if (finished) return;
+    finished = true;
+    await source.return?.();
+  };
+
+  return {
+    async next(): Promise<IteratorResult<Chunk[]>> {
+      while (!failure && !finished) {
+        const read = await source.next();
+        if (read.done) {
+          finished = true;
+          parser.feed(text.decode());
+        } else parser.feed(text.decode(read.value, { stream: true }));
+        if (batch.length > 0) break;
+      }
+      if (batch.length > 0) {
+        const value = batch;
+        batch = [];
+        return { done: false, value };
+      }
+      if (failure) {
+        // The rest of the body is not read.
+        await cancel().catch(() => {});
+        throw failure.error;
+      }
+      return { done: true, value: undefined };
+    },
+    async return(): Promise<IteratorResult<Chunk[]>> {
+      await cancel();
+      return { done: true, value: undefined };
+    },
+  };
+}
