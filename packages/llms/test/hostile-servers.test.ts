@@ -4,7 +4,7 @@
  */
 import { getEventListeners } from "node:events";
 import type { AgentModelEvent } from "@heddle/shared";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createGateway } from "../src/gateway.js";
 import { rechunkStats } from "../src/guarded-fetch.js";
 import { type MockFamily, type MockProviderServer, startMockProviderServer } from "../src/testing/mock-server.js";
@@ -127,6 +127,25 @@ describe("hostile servers", () => {
       expect(rechunkStats.delivered - before.delivered).toBeLessThanOrEqual(3);
       expect(rechunkStats.joins - before.joins).toBeLessThanOrEqual(2);
       expect(rechunkStats.bytesCopied - before.bytesCopied).toBeLessThan(2 * Buffer.byteLength(sse));
+    },
+  );
+
+  it.each(["openai-chat", "openai", "anthropic"] as const)(
+    "%s: a malformed event ends the call with an error after the text before it, and prints nothing",
+    async (family) => {
+      const name = family === "anthropic" ? "event: content_block_delta\n" : "";
+      server.enqueue(family, { sse: `${textSse(family, "before")}${name}data: {"cut\n\n` });
+      // The vendor clients' own readers print "Could not parse message into JSON" with console.error; the gateway
+      // reads these families' events itself and reports through the call's finish alone.
+      const printed = vi.spyOn(console, "error").mockImplementation(() => {});
+      try {
+        const events = await stream(family);
+        expect(textOf(events)).toBe("before");
+        expect(finishOf(events)).toMatchObject({ type: "finish", reason: "error" });
+        expect(printed).not.toHaveBeenCalled();
+      } finally {
+        printed.mockRestore();
+      }
     },
   );
 
