@@ -36,6 +36,23 @@ describe("the quick peer table", () => {
     for (const row of rows) expect(all.test(row) || noAgents.test(row) || warmedUp.test(row), row).toBe(true);
     expect(rows.filter((row) => warmedUp.test(row))).toHaveLength(3);
     expect(run.stdout).toMatch(/peak RSS, 10 agents at once: floor \d+ MB, Heddle \d+ MB/);
+    // The diagnostic heddle-gateway column is measured only when named.
+    expect(run.stdout).toMatch(/^\| scenario +\| Heddle +\| pi +\| ai +\| OpenAI Agents +\| floor +\|$/m);
+  });
+});
+
+describe("the diagnostic heddle-gateway column", () => {
+  it("runs in each loop family when named, every run of it checked", () => {
+    const run = spawnSync(
+      process.execPath,
+      ["--expose-gc", bench, "--quick", "--only=chat,anthropic,gemini", "--peers=heddle-gateway"],
+      { encoding: "utf8", timeout: 120_000, killSignal: "SIGKILL" },
+    );
+    expect(run.stderr).not.toMatch(/Error/);
+    expect(run.status).toBe(0);
+    const ratio = String.raw`\d+\.\d\d \(\d+\.\d\d-\d+\.\d\d\)`;
+    for (const family of ["chat", "anthropic", "gemini"])
+      expect(run.stdout).toMatch(new RegExp(String.raw`^\| ${family} +\| - +\| - +\| - +\| - +\| ${ratio} +\|`, "m"));
   });
 });
 
