@@ -33,10 +33,12 @@ function endOfLastLine(chunk: Uint8Array): number {
 /**
  * The response body re-cut so that every chunk ends at a line break, with the call's limits applied.
  *
- * Why: the `openai` and `@anthropic-ai/sdk` SSE decoders join their buffer with each new chunk and search it from the
- * start for an event boundary. A large event arriving in many network chunks (one 16 MB tool-call delta is ~250
- * chunks of 64 KB) is then copied and scanned once per chunk: quadratic (16 MB took 11 s, 50 MB over a minute).
- * Holding bytes here until a line break arrives hands the client each line whole: one join, one scan, linear.
+ * Why: the vendor clients' SSE decoders (`@google/genai`'s, which the `gemini` family still reads through; the
+ * `openai` and `@anthropic-ai/sdk` ones before Heddle read those families' events itself, src/sse.ts) join their
+ * buffer with each new chunk and search it from the start for an event boundary. A large event arriving in many
+ * network chunks (one 16 MB tool-call delta is ~250 chunks of 64 KB) is then copied and scanned once per chunk:
+ * quadratic (16 MB took 11 s, 50 MB over a minute). Holding bytes here until a line break arrives hands a decoder
+ * each line whole: one join, one scan, linear. Heddle's own reader then holds no partial line between pieces.
  * Chunks that already end at a line (nearly all of them) pass through untouched.
  *
  * It is an async iterable with a minimal `getReader()`, not a ReadableStream: the clients only iterate the body or

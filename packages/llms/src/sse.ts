@@ -82,3 +82,16 @@ export function sseChunks<Chunk>(body: ByteBody | null | undefined, decode: SseD
     },
   };
 }
+
+/**
+ * The events of a streaming request a vendor client sent (`messages.create`, `chat.completions.create`,
+ * `responses.create` with `stream: true`): its `asResponse()` resolves once the client has the response and has
+ * turned an error status into its typed error; the body is then read here, not by the client.
+ */
+export async function readSseResponse<Chunk>(
+  request: { asResponse(): Promise<{ body: unknown }> },
+  decode: SseDecode<Chunk>,
+): Promise<AsyncIterator<Chunk[]>> {
+  const response = await request.asResponse();
+  return sseChunks(response.body as ByteBody | null, decode);
+}

@@ -21,22 +21,34 @@ export interface FamilyMapper<Chunk> {
  * One wire family as data: how its vendor client is loaded and called, how its chunks are mapped and its errors
  * classified. `driveFamily` does the rest, the same way for every family.
  */
-export interface FamilyDriver<Client, Chunk> {
+export type FamilyDriver<Client, Chunk> = FamilyDriverParts<Client, Chunk> &
+  (
+    | {
+        /** Builds the body and sends the request; resolves to the vendor's stream of chunks. */
+        open(
+          client: Client,
+          ctx: FamilyCallContext,
+          link: CallLink,
+        ): Promise<AsyncIterable<Chunk>> | AsyncIterable<Chunk>;
+        openBatches?: never;
+      }
+    | {
+        /**
+         * Builds the body, sends the request with the vendor client and reads the response's events itself
+         * (`readSseResponse`): resolves to batches of chunks, each mapped in order.
+         */
+        openBatches(client: Client, ctx: FamilyCallContext, link: CallLink): Promise<AsyncIterator<Chunk[]>>;
+        open?: never;
+      }
+  );
+
+/** What every driver gives, whichever way it opens its stream. */
+interface FamilyDriverParts<Client, Chunk> {
   id: WireFamilyId;
   /** A refusal to send at all (no key): the call ends with this error, before the vendor client loads. */
   checkAuth?(ctx: FamilyCallContext): ModelError | undefined;
   /** The vendor client for this key/URL/headers: the module loaded lazily, the client cached (`clientCache`). */
   loadClient(ctx: FamilyCallContext): Client | Promise<Client>;
-  /**
-   * Builds the body and sends the request; resolves to the vendor's stream of chunks. A family that reads the SSE
-   * body itself gives `openBatches` instead.
-   */
-  open?(client: Client, ctx: FamilyCallContext, link: CallLink): Promise<AsyncIterable<Chunk>> | AsyncIterable<Chunk>;
-  /**
-   * Builds the body, sends the request with the vendor client and reads the response's events itself
-   * (`sseChunks`): resolves to batches of chunks, each mapped in order. Takes precedence over `open`.
-   */
-  openBatches?(client: Client, ctx: FamilyCallContext, link: CallLink): Promise<AsyncIterator<Chunk[]>>;
   /** A fresh mapper for one call. */
   mapper(ctx: FamilyCallContext): FamilyMapper<Chunk>;
   /** Classifies what `loadClient`, `open` or the stream threw; `client` is undefined when it never loaded. */
@@ -81,9 +93,7 @@ export function driveFamily<Client, Chunk>(
       client = await driver.loadClient(ctx);
       // The idle clock starts as the request is sent: loading the client never counts as the server's silence.
       callLink.start();
-      if (driver.openBatches) return driver.openBatches(client, ctx, callLink);
-      if (!driver.open) throw new Error(`wire family ${driver.id} has neither open nor openBatches`);
-      return driver.open(client, ctx, callLink);
+      return driver.openBatches ? driver.openBatches(client, ctx, callLink) : driver.open(client, ctx, callLink);
     },
     chunk(chunk, out) {
       if (!batched) return mapper.push(chunk as Chunk, out);

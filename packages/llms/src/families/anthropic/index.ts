@@ -1,7 +1,7 @@
 import { modelError } from "../../errors.js";
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
 import { lazyModule } from "../../lazy-module.js";
-import { type ByteBody, sseChunks } from "../../sse.js";
+import { readSseResponse } from "../../sse.js";
 import { clientCache } from "../client-cache.js";
 import { type FamilyDriver, familyOf } from "../driver.js";
 import { type AnthropicErrorClasses, classifyAnthropicError } from "./errors.js";
@@ -51,17 +51,16 @@ const driver: FamilyDriver<AnthropicClient, unknown> = {
     const body = toAnthropicBody(ctx.request, ctx.modelId, ctx.info);
     body.stream = true;
     const headers = ctx.request.options?.headers;
-    // The client sends the request and turns an error status into its typed error; the events are read by
-    // `sseChunks` (why: src/sse.ts). The body is plain JSON: the SDK's param types are too narrow for
-    // `providerOptions` passthrough.
-    const response = await client.api.messages
-      .create(body as unknown as StreamingParams, {
+    // The client sends the request and types an error status; Heddle reads the events (why: src/sse.ts). The
+    // body is plain JSON: the SDK's param types are too narrow for `providerOptions` passthrough.
+    return readSseResponse(
+      client.api.messages.create(body as unknown as StreamingParams, {
         signal: link.signal,
         fetchOptions: linkedFetchOptions(link),
         ...(headers && { headers }),
-      })
-      .asResponse();
-    return sseChunks(response.body as ByteBody | null, decodeAnthropicEvent);
+      }),
+      decodeAnthropicEvent,
+    );
   },
   mapper: (ctx) => new AnthropicStreamMapper(ctx.request),
   classify: (error, signal, client) =>

@@ -1,5 +1,5 @@
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
-import { type ByteBody, sseChunks } from "../../sse.js";
+import { readSseResponse } from "../../sse.js";
 import { clientCache } from "../client-cache.js";
 import { type FamilyDriver, familyOf } from "../driver.js";
 import { classifyOpenAIError, loadOpenAI } from "../openai-shared/errors.js";
@@ -31,16 +31,15 @@ const driver: FamilyDriver<OpenAIClient, ChatChunk> = {
   loadClient: clientFor,
   async openBatches(client, ctx, link) {
     const headers = ctx.request.options?.headers;
-    // The client sends the request and turns an error status into its typed error; the events are read by
-    // `sseChunks` (why: src/sse.ts).
-    const response = await client.chat.completions
-      .create(toChatRequest(ctx.modelId, ctx.request) as never, {
+    // The client sends the request and types an error status; Heddle reads the events (why: src/sse.ts).
+    return readSseResponse(
+      client.chat.completions.create(toChatRequest(ctx.modelId, ctx.request) as never, {
         signal: link.signal,
         fetchOptions: linkedFetchOptions(link),
         ...(headers && { headers }),
-      })
-      .asResponse();
-    return sseChunks(response.body as ByteBody | null, openAIEventDecoder<ChatChunk>());
+      }),
+      openAIEventDecoder<ChatChunk>(),
+    );
   },
   mapper: (ctx) => new ChatStreamMapper(ctx.request),
   classify: (error, signal) => classifyOpenAIError(error, signal),

@@ -2,7 +2,7 @@ import type { AgentModelEvent } from "@heddle/shared";
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import { modelError } from "../../errors.js";
 import { guardedFetch, linkedFetchOptions } from "../../guarded-fetch.js";
-import { type ByteBody, sseChunks } from "../../sse.js";
+import { type ByteBody, readSseResponse, sseChunks } from "../../sse.js";
 import type { FamilyCallContext } from "../../types.js";
 import { clientCache } from "../client-cache.js";
 import { driveFamily, type FamilyDriver, familyOf } from "../driver.js";
@@ -48,16 +48,15 @@ const driver: FamilyDriver<ResponsesClient, ResponsesEvent> = {
     const body = buildResponsesBody(ctx.modelId, ctx.request, ctx.info);
     const headers = ctx.request.options?.headers;
     // The body is built from neutral data plus `providerOptions`, so it is typed loosely; the server validates it.
-    // The client sends the request and turns an error status into its typed error; the events are read by
-    // `sseChunks` (why: src/sse.ts).
-    const response = await client.api.responses
-      .create(body as unknown as ResponseCreateParamsStreaming, {
+    // The client sends the request and types an error status; Heddle reads the events (why: src/sse.ts).
+    return readSseResponse(
+      client.api.responses.create(body as unknown as ResponseCreateParamsStreaming, {
         signal: link.signal,
         fetchOptions: linkedFetchOptions(link),
         ...(headers ? { headers } : {}),
-      })
-      .asResponse();
-    return sseChunks(response.body as ByteBody | null, openAIEventDecoder<ResponsesEvent>());
+      }),
+      openAIEventDecoder<ResponsesEvent>(),
+    );
   },
   mapper: (ctx) => new ResponsesStreamMapper(ctx.request),
   classify: (error, signal, client) => classifyOpenAIError(error, signal, client?.errors),
@@ -73,8 +72,9 @@ export function convertSseBody(
   errors: OpenAIErrorClasses,
 ): AsyncIterable<AgentModelEvent> {
   const opened: FamilyDriver<ResponsesClient, ResponsesEvent> = {
-    ...driver,
-    checkAuth: undefined,
+    id: driver.id,
+    mapper: driver.mapper,
+    classify: driver.classify,
     // Only the error classes are read: the body is already here.
     loadClient: () => ({ errors }) as ResponsesClient,
     openBatches: async () => sseChunks(body, openAIEventDecoder<ResponsesEvent>()),
