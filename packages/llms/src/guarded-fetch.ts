@@ -55,6 +55,11 @@ interface GuardedBody extends AsyncIterable<Uint8Array> {
 
 function guardedBody(body: ReadableStream<Uint8Array>, link: CallLink): GuardedBody {
   const reader = body.getReader();
+  // An abort or a stream limit ends the read here, whatever the vendor client does with the signal: the Anthropic
+  // client drops its own abort listener once the body object it saw is garbage (its "abandonment backstop"), and a
+  // reader that holds only this body's iterator lets that happen mid-stream. Cancelling ends a pending read as done;
+  // the driver then reports the abort or the limit.
+  link.signal.addEventListener("abort", () => void reader.cancel(link.signal.reason).catch(() => {}), { once: true });
   let held: Uint8Array[] = [];
   let heldBytes = 0;
   let finished = false;

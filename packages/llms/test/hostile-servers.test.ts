@@ -3,6 +3,8 @@
  * server: a stream that stalls, a stream that never ends, a huge event, nonsense usage, a key echoed back.
  */
 import { getEventListeners } from "node:events";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { AgentModelEvent } from "@heddle/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createGateway } from "../src/gateway.js";
@@ -10,6 +12,9 @@ import { rechunkStats } from "../src/guarded-fetch.js";
 import { type MockFamily, type MockProviderServer, startMockProviderServer } from "../src/testing/mock-server.js";
 import type { StreamLimits } from "../src/types.js";
 import { collect, finishOf, textOf } from "./support.js";
+
+// `gc` for the test that collects garbage while a stream stalls (a new context sees the flag set after start-up).
+setFlagsFromString("--expose-gc");
 
 let server: MockProviderServer;
 beforeAll(async () => {
@@ -88,6 +93,27 @@ describe("hostile servers", () => {
       error: expect.objectContaining({ kind: "network", message: expect.stringContaining("sent nothing for") }),
     });
   });
+
+  it.each(FAMILIES)(
+    "%s: a stalled stream still ends at the idle timeout when garbage is collected while it waits",
+    async (family) => {
+      // The Anthropic client drops its abort listener once the response body object it saw is collected (its
+      // "abandonment backstop"); a limit that relied on that listener to end the read hung whenever a collection
+      // came first. The guard ends the read itself.
+      const collect = runInNewContext("gc") as () => void;
+      const sse = textSse(family, "hello");
+      server.enqueue(family, { sse, stallAfterBytes: Buffer.byteLength(sse) });
+      const collecting = setInterval(collect, 50);
+      try {
+        const events = await stream(family, { limits: { idleTimeoutMs: 1_000 } });
+        expect(textOf(events)).toBe("hello");
+        expect(finishOf(events)).toMatchObject({ reason: "error", error: { kind: "network" } });
+      } finally {
+        clearInterval(collecting);
+      }
+    },
+    10_000,
+  );
 
   it.each(FAMILIES)("%s: a response over maxResponseBytes is cut off with an error", async (family) => {
     // An endless stream, in effect: far more than the cap allows, in many events.
