@@ -64,7 +64,8 @@ export function stopRequestFrom(result: HookStop, source: string): StopRequest {
   const reason = result.reason;
   const status = STATUSES.includes(result.status as AgentRunStatus) ? result.status : undefined;
   if (isRunReasonCode(reason)) {
-    return { reason, status: status ?? statusForReason(reason), detail: `stopped by ${source}` };
+    const detail = typeof result.detail === "string" && result.detail !== "" ? result.detail : `stopped by ${source}`;
+    return { reason, status: status ?? statusForReason(reason), detail };
   }
   return { reason: "hook_stop", status: status ?? "aborted", detail: reason ?? `stopped by ${source}` };
 }

@@ -14,6 +14,7 @@ import type {
   Logger,
   PermissionDenial,
   StopCondition,
+  ToolApprovalRequest,
   ToolContext,
   ToolDefinition,
 } from "@heddle/shared";
@@ -96,8 +97,10 @@ export interface RunContext {
   /** What every tool's context carries about this run. */
   readonly toolRunContext: Pick<
     ToolContext,
-    "runId" | "agentId" | "sessionId" | "parentAgentId" | "reportUsage" | "remainingBudgetUsd"
+    "runId" | "agentId" | "sessionId" | "parentAgentId" | "reportUsage" | "remainingBudgetUsd" | "permissions"
   >;
+  /** Who asks when this run asks the approver: its agent id, and its parent and role when it has them. */
+  readonly approvalIdentity: Pick<ToolApprovalRequest, "agentId" | "parentAgentId" | "agentRole">;
   hookBase(): HookContextBase;
   emit(body: EventBody): void;
   append(message: AgentMessage): void;

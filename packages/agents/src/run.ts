@@ -10,6 +10,7 @@ import {
   type HookContextBase,
   type PermissionDenial,
   priceUsage,
+  type ToolApprovalRequest,
   toolResultMessage,
 } from "@heddle/shared";
 import { ContextChannel } from "./context-message.js";
@@ -42,15 +43,17 @@ export class RunExecution implements RunContext {
   private modelDurationMs = 0;
   private outputText = "";
   private readonly identity: Pick<AgentRuntimeEvent, "parentAgentId" | "agentRole">;
+  readonly approvalIdentity: Pick<ToolApprovalRequest, "agentId" | "parentAgentId" | "agentRole">;
   private readonly abortCallbacks = new Set<() => void>();
   private readonly onStop = (stop: { reason?: string }) => this.requestStop(stopRequestFrom(stop, "onEvent"));
 
   constructor(readonly deps: RunDeps) {
-    const { sessionId, parentAgentId, agentRole } = deps.config;
+    const { sessionId, parentAgentId, agentRole, toolPolicies, requestToolApproval } = deps.config;
     this.identity = {
       ...(parentAgentId !== undefined && { parentAgentId }),
       ...(agentRole !== undefined && { agentRole }),
     };
+    this.approvalIdentity = { agentId: deps.agentId, ...this.identity };
     this.toolRunContext = {
       runId: this.runId,
       agentId: deps.agentId,
@@ -60,6 +63,13 @@ export class RunExecution implements RunContext {
       remainingBudgetUsd: () => {
         const budget = deps.config.maxBudgetUsd;
         return budget === undefined ? undefined : Math.max(0, budget - this.usage.costUsd);
+      },
+      // One object per run: a sub-agent started by a tool is held to the same rules.
+      permissions: {
+        ...(toolPolicies !== undefined && { toolPolicies }),
+        ...(requestToolApproval !== undefined && {
+          requestToolApproval: (request: ToolApprovalRequest) => requestToolApproval.call(deps.config, request),
+        }),
       },
     };
     this.fanout = {

@@ -136,6 +136,9 @@ describe("AgentRuntime state across runs", () => {
     expect(() => new AgentRuntime({ model, maxIterations: 0 })).toThrow(
       /"maxIterations" must be a positive integer or Infinity/,
     );
+    expect(() => new AgentRuntime({ model, maxIterations: 2.5 })).toThrow(/"maxIterations"/);
+    // Infinity is "no limit", as the message says.
+    expect(() => new AgentRuntime({ model, maxIterations: Number.POSITIVE_INFINITY })).not.toThrow();
     expect(() => new AgentRuntime({ model, maxParallelTools: 1.5 })).toThrow(/maxParallelTools/);
     await expect(new AgentRuntime({ model }).run("")).rejects.toMatchObject({ code: "invalid_input" });
     expect(() => new AgentRuntime({ model, tools: [echoTool(), echoTool()] })).toThrow(/two tools are named "echo"/);

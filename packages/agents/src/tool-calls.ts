@@ -189,6 +189,7 @@ async function approval(run: RunContext, pending: PendingCall): Promise<void> {
       tool: tool!,
       input: pending.input,
       ...(pending.ask?.reason !== undefined && { reason: pending.ask.reason }),
+      ...run.approvalIdentity,
     });
   } catch (error) {
     decision = {

@@ -21,7 +21,10 @@ export interface ExecuteToolOptions {
   fanout: AbortFanout;
   emitUpdate(update: unknown): void;
   /** The run's identity and usage sink, passed through to the tool's context. */
-  run: Pick<ToolContext, "runId" | "agentId" | "sessionId" | "parentAgentId" | "reportUsage" | "remainingBudgetUsd">;
+  run: Pick<
+    ToolContext,
+    "runId" | "agentId" | "sessionId" | "parentAgentId" | "reportUsage" | "remainingBudgetUsd" | "permissions"
+  >;
   /** The call's `execute_tool` span, when the run has telemetry: the tool runs inside its context. */
   span?: ToolSpan;
 }

@@ -81,11 +81,11 @@ const configSchema = z
       ),
     ),
     initialMessages: z.optional(z.array(messageSchema)),
+    // zod's number() refuses Infinity, which "no limit" needs.
     maxIterations: z.optional(
-      z.number().check(
-        z.refine((v) => v === Number.POSITIVE_INFINITY || (Number.isInteger(v) && v >= 1), {
-          error: '"maxIterations" must be a positive integer or Infinity',
-        }),
+      z.custom<number>(
+        (v) => typeof v === "number" && (v === Number.POSITIVE_INFINITY || (Number.isInteger(v) && v >= 1)),
+        { error: '"maxIterations" must be a positive integer or Infinity' },
       ),
     ),
     maxBudgetUsd: z.optional(z.number().check(z.minimum(0, '"maxBudgetUsd" must be a number >= 0'))),

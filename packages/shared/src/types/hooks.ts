@@ -15,6 +15,8 @@ export interface HookStop {
   stop?: boolean;
   reason?: string;
   status?: AgentRunStatus;
+  /** Why, in words: the result's `reasonDetail` when `reason` is a reason code. */
+  detail?: string;
 }
 
 /** Text a hook adds to the next model request, as one delimited user message. */

@@ -25,6 +25,17 @@ export interface ToolContext {
   reportUsage(usage: Partial<AgentUsage>): void;
   /** What is left of the run's `maxBudgetUsd` now (tool-reported usage counted); `undefined` without a budget. */
   remainingBudgetUsd?(): number | undefined;
+  /**
+   * The run's tool rules (one object per run): a tool that starts another agent (a sub-agent) holds that agent to
+   * them, so a child can never run what its parent may not.
+   */
+  permissions?: ToolPermissions;
+}
+
+/** The tool rules of one run, as its tools see them. */
+export interface ToolPermissions {
+  toolPolicies?: { [toolName: string]: ToolPolicy };
+  requestToolApproval?(request: ToolApprovalRequest): ToolApprovalDecision | Promise<ToolApprovalDecision>;
 }
 
 /** The outcome of validating a tool's input before `execute`. */
@@ -60,6 +71,10 @@ export interface ToolApprovalRequest {
   input: unknown;
   /** Why approval is asked when a hook asked for it (a `beforeTool` hook's `{ask: true, reason}`). */
   reason?: string;
+  /** The agent that wants to run the call: a sub-agent or teammate asks its parent's approver under its own id. */
+  agentId?: string;
+  parentAgentId?: string;
+  agentRole?: string;
 }
 
 /** The host's answer to an approval request. `updatedInput` replaces the input when approved. */
