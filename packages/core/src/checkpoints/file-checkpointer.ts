@@ -42,6 +42,11 @@ export interface FileCheckpointerOptions {
   now?: () => number;
   /** Which tools `guardTools` checkpoints, and where their input names the file. Default `DEFAULT_FILE_TOOL_PATHS`. */
   fileTools?: FileToolPaths;
+  /**
+   * Every write belongs to this message, whatever call makes it: for a sub-agent, whose writes belong to the
+   * parent's message that started it (see `forCall`). Its `hooks` are then empty.
+   */
+  messageId?: string;
 }
 
 /**
@@ -57,6 +62,8 @@ export class FileCheckpointer {
   readonly #sessionByCall = new Map<string, string>();
   readonly #taken: Map<string, Promise<void>>;
   readonly #fileTools: FileToolPaths;
+  readonly #options: FileCheckpointerOptions;
+  readonly #fixedMessageId: string | undefined;
   #currentMessageId: string | undefined;
   readonly sessionId: string | undefined;
 
@@ -69,15 +76,44 @@ export class FileCheckpointer {
     this.#workspace = createWorkspace(options.workspaceRoot);
     this.#now = options.now ?? Date.now;
     this.#fileTools = options.fileTools ?? DEFAULT_FILE_TOOL_PATHS;
+    this.#options = options;
+    this.#fixedMessageId = options.messageId;
     const taken = takenByStore.get(options.store) ?? new Map<string, Promise<void>>();
     takenByStore.set(options.store, taken);
     this.#taken = taken;
-    this.hooks = {
-      onEvent: (event: AgentRuntimeEvent) => this.#track(event),
-      beforeTool: (ctx) => {
-        if (ctx.sessionId) this.#sessionByCall.set(ctx.toolCall.toolCallId, ctx.sessionId);
-      },
-    };
+    this.hooks =
+      this.#fixedMessageId !== undefined
+        ? {}
+        : {
+            onEvent: (event: AgentRuntimeEvent) => this.#track(event),
+            beforeTool: (ctx) => {
+              if (ctx.sessionId) this.#sessionByCall.set(ctx.toolCall.toolCallId, ctx.sessionId);
+            },
+          };
+  }
+
+  /**
+   * A checkpointer for the writes of a sub-agent that the tool call `ctx` started: each belongs to the message
+   * holding that call, in this session, so rewinding past that message puts the sub-agent's files back too.
+   */
+  forCall(ctx: ToolContext): FileCheckpointer {
+    const messageId = this.#messageOf(ctx);
+    const sessionId = this.sessionId ?? ctx.sessionId ?? this.#sessionByCall.get(ctx.toolCallId);
+    if (!messageId || !sessionId)
+      throw new FileCheckpointError(
+        `No ${messageId ? "session" : "message"} is known for tool call ${ctx.toolCallId}, so what the sub-agent ` +
+          "writes could not be checkpointed.",
+      );
+    return new FileCheckpointer({ ...this.#options, sessionId, messageId });
+  }
+
+  #messageOf(ctx: ToolContext): string | undefined {
+    return (
+      this.#fixedMessageId ??
+      this.#messageByCall.get(ctx.toolCallId) ??
+      (typeof ctx.metadata?.messageId === "string" ? ctx.metadata.messageId : undefined) ??
+      this.#currentMessageId
+    );
   }
 
   /** The message later writes belong to, for hosts that run tools outside an agent's events. */
@@ -109,10 +145,7 @@ export class FileCheckpointer {
 
   /** Called with the real path a tool is about to change, before it changes it (write_file/edit_file call it). */
   async beforeWrite(realPath: string, ctx: ToolContext): Promise<void> {
-    const messageId =
-      this.#messageByCall.get(ctx.toolCallId) ??
-      (typeof ctx.metadata?.messageId === "string" ? ctx.metadata.messageId : undefined) ??
-      this.#currentMessageId;
+    const messageId = this.#messageOf(ctx);
     const sessionId = this.sessionId ?? ctx.sessionId ?? this.#sessionByCall.get(ctx.toolCallId);
     if (!messageId || !sessionId) {
       throw new FileCheckpointError(
