@@ -1,7 +1,8 @@
 import { createGateway } from "@heddle/llms";
 import { InvalidSessionInputError, SessionNotFoundError } from "./errors.js";
 import { danglingToolCalls, repairMessage } from "./repair.js";
-import { createSessionHooks, type SessionStartSource } from "./session-hooks.js";
+import { SessionHooks, type SessionStartSource } from "./session-hooks.js";
+import { createSessionHost } from "./session-host.js";
 import { type SessionOptions, SessionRuntime } from "./session-runtime.js";
 import { defaultSessionDbPath, SqliteSessionStore } from "./sqlite-store.js";
 import type { SessionStore } from "./store.js";
@@ -17,6 +18,8 @@ function checkOptions(options: SessionOptions, fn: string): void {
     throw new InvalidSessionInputError(`${fn}: give "model", or "providerId" and "modelId"`);
   if (options.id !== undefined && (typeof options.id !== "string" || options.id === ""))
     throw new InvalidSessionInputError(`${fn}: "id" must be a non-empty string`);
+  if (options.host !== undefined && typeof options.host?.createAgent !== "function")
+    throw new InvalidSessionInputError(`${fn}: "host" must be an AgentHost`);
   if (options.commandHooks !== undefined) {
     if (typeof options.commandHooks !== "object" || options.commandHooks === null)
       throw new InvalidSessionInputError(`${fn}: "commandHooks" must be an object`);
@@ -111,17 +114,16 @@ async function build(
   ownsStore: boolean,
   source: SessionStartSource,
 ): Promise<SessionRuntime> {
-  const hooks = options.commandHooks
-    ? createSessionHooks(
-        { logger: options.logger, ...options.commandHooks },
-        { workspaceRoot: options.workspaceRoot!, sessionId: id, source },
-      )
-    : undefined;
+  // Settings files are read (and validated) here, once; a child session uses its parent host's engine.
+  const host = createSessionHost(options, { id, store });
+  const engine = host.policy.commandHooks;
+  const hooks = engine ? new SessionHooks(engine, source, id) : undefined;
   const working = options.compaction === false ? undefined : await store.getWorkingContext(id);
   return new SessionRuntime(id, {
     store,
     ownsStore,
     options,
+    host,
     ...(working && { working }),
     ...(hooks && { hooks }),
     // A fork shares the store; only the session that opened it closes it.

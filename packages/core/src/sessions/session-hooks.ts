@@ -9,7 +9,7 @@ import {
   normalizeRunInput,
 } from "@heddle/shared";
 import type { CompactionOptions, PreCompactContext, PreCompactResult } from "../compaction/index.js";
-import { createHookEngine, type HookEngine, type HookEngineOptions } from "../hooks/index.js";
+import type { HookEngine, HookEngineOptions } from "../hooks/index.js";
 
 /** Command hooks of a session: the hook engine's options; the session fills in `workspaceRoot` and `sessionId`. */
 export type CommandHookOptions = Omit<HookEngineOptions, "workspaceRoot" | "sessionId">;
@@ -22,17 +22,20 @@ export type TurnGate = { blocked: true; reason: string } | { blocked: false; con
 
 /**
  * The session-level hook events around one `SessionRuntime`: SessionStart once, UserPromptSubmit per turn,
- * PreCompact, SessionEnd, and the engine's tool and Stop hooks for every turn.
+ * PreCompact and SessionEnd. The engine's tool and Stop hooks are added to every turn by the session's host. The
+ * engine may be shared (a team's), so every event names this session.
  */
 export class SessionHooks {
   readonly engine: HookEngine;
+  readonly #sessionId: string;
   #startSource: SessionStartSource | undefined;
   // SessionStart context waits here until a model request carries it (a blocked first turn does not lose it).
   #startContext: string | undefined;
 
-  constructor(engine: HookEngine, source: SessionStartSource) {
+  constructor(engine: HookEngine, source: SessionStartSource, sessionId: string) {
     this.engine = engine;
     this.#startSource = source;
+    this.#sessionId = sessionId;
   }
 
   /** Fires SessionStart (first turn only) and UserPromptSubmit with the prompt's text. */
@@ -40,21 +43,25 @@ export class SessionHooks {
     const source = this.#startSource;
     if (source !== undefined) {
       this.#startSource = undefined;
-      const start = await this.engine.sessionStart({ source, signal });
+      const start = await this.engine.sessionStart({ session_id: this.#sessionId, source, signal });
       this.#startContext = start.additionalContext;
     }
-    const submit = await this.engine.userPromptSubmit({ prompt: promptText(input), signal });
+    const submit = await this.engine.userPromptSubmit({
+      session_id: this.#sessionId,
+      prompt: promptText(input),
+      signal,
+    });
     if (submit.decision === "deny" || submit.stop)
       return { blocked: true, reason: submit.reason ?? "Blocked by a UserPromptSubmit hook." };
     const context = [this.#startContext, submit.additionalContext].filter(Boolean).join("\n\n");
     return context ? { blocked: false, context } : { blocked: false };
   }
 
-  /** The hooks of one turn: the engine's tool/Stop hooks, plus the turn's context on its first model request. */
-  turnHooks(context: string | undefined): AgentHooks {
-    let pending = context;
+  /** The turn's context on its first model request (none when there is no context). */
+  turnHooks(context: string | undefined): AgentHooks | undefined {
+    if (context === undefined) return undefined;
+    let pending: string | undefined = context;
     return {
-      ...this.engine.agentHooks,
       beforeModel: () => {
         if (pending === undefined) return;
         const appendContext = pending;
@@ -74,6 +81,7 @@ export class SessionHooks {
         const mine = await own?.(ctx);
         if (mine?.skip) return mine;
         const outcome = await this.engine.preCompact({
+          session_id: this.#sessionId,
           trigger: ctx.reason === "manual" ? "manual" : "auto",
           reason: ctx.reason,
           strategy: ctx.strategy,
@@ -89,17 +97,8 @@ export class SessionHooks {
   }
 
   async sessionEnd(reason: string): Promise<void> {
-    await this.engine.sessionEnd({ reason });
+    await this.engine.sessionEnd({ session_id: this.#sessionId, reason });
   }
-}
-
-/** Builds the session's hook engine; settings are read (and validated) here, once. */
-export function createSessionHooks(
-  options: CommandHookOptions,
-  context: { workspaceRoot: string; sessionId: string; source: SessionStartSource },
-): SessionHooks {
-  const engine = createHookEngine({ ...options, workspaceRoot: context.workspaceRoot, sessionId: context.sessionId });
-  return new SessionHooks(engine, context.source);
 }
 
 /** The text a UserPromptSubmit hook sees: the user messages' text of the input. */

@@ -2,6 +2,7 @@ import type { AgentRuntimeConfig, AgentTool, Logger } from "@heddle/shared";
 import type { FileRestoreChange } from "../checkpoints/index.js";
 import type { CompactionOptions } from "../compaction/index.js";
 import type { TodoReminderOptions } from "../guidance/index.js";
+import type { AgentHost } from "../host/index.js";
 import type { SafetyOptions } from "../safety/index.js";
 import type { CommandHookOptions } from "./session-hooks.js";
 import type { SessionStore } from "./store.js";
@@ -14,6 +15,12 @@ export type SessionTools = AgentTool[] | ((ctx: { sessionId: string }) => AgentT
 export interface SessionOptions extends Omit<AgentRuntimeConfig, "initialMessages" | "sessionId" | "tools"> {
   /** The tools of each turn: an array, or a function called at the start of each turn. */
   tools?: SessionTools;
+  /**
+   * The host this session's agents run under (a teammate's session under its team's). Its policy applies, and this
+   * session's `toolPolicies`, `requestToolApproval`, limits and `safety` can only narrow it; its command hooks run
+   * (so `commandHooks` cannot be given too). Without it, the session's options are the whole policy.
+   */
+  host?: AgentHost;
   /** Where the session lives. Without it, a `SqliteSessionStore` at `.heddle/sessions.db` under `workspaceRoot`. */
   store?: SessionStore;
   /** The session id: chosen by `createSession` when absent; required by `openSession`. */

@@ -1,4 +1,4 @@
-import { AgentRuntime } from "@heddle/agents";
+import type { AgentRuntime } from "@heddle/agents";
 import {
   type AgentMessage,
   type AgentRunInput,
@@ -7,8 +7,8 @@ import {
   consoleLogger,
   type ModelRef,
 } from "@heddle/shared";
-import { FileCheckpointer } from "../checkpoints/index.js";
 import type { Compactor, ManualCompactionResult } from "../compaction/index.js";
+import type { AgentHost } from "../host/index.js";
 import {
   InvalidSessionInputError,
   SessionConflictError,
@@ -24,7 +24,7 @@ import { SessionListeners } from "./session-listeners.js";
 import type { RewindPreview, RewindResult, SessionOptions } from "./session-options.js";
 import { type SessionRunStream, streamTurn } from "./session-stream.js";
 import type { SessionStore, WorkingContext } from "./store.js";
-import { buildTurnConfig, resolveTurnTools } from "./turn-config.js";
+import { resolveTurnTools, turnSpec } from "./turn-spec.js";
 import { WriteQueue } from "./write-queue.js";
 
 export type { RewindPreview, RewindResult, SessionOptions, SessionTools } from "./session-options.js";
@@ -34,17 +34,20 @@ export interface SessionInternals {
   store: SessionStore;
   ownsStore: boolean;
   options: SessionOptions;
+  /** Starts the agent of every turn, under the session's policy. */
+  host: AgentHost;
   working?: WorkingContext;
-  /** The hook engine's session events, when `commandHooks` is on. */
+  /** The hook engine's session events, when the host runs command hooks. */
   hooks?: SessionHooks;
   reopen(id: string): Promise<SessionRuntime>;
 }
 
 /**
- * A conversation kept across turns and restarts. Each `send` builds a fresh `AgentRuntime` seeded with the whole
- * history from the store, and every message the runtime adds is written as it is added. The parts live apart:
- * the write queue (`write-queue.ts`), each turn's agent config (`turn-config.ts`), fork/rewind
- * (`history-ops.ts`), compaction (`session-compaction.ts`) and the listeners (`session-listeners.ts`).
+ * A conversation kept across turns and restarts. Each `send` has the session's host start a fresh `AgentRuntime`
+ * seeded with the whole history read from the store, and every message the runtime adds is written as it is added.
+ * The parts live apart: the host and its policy (`host/`, `session-host.ts`), what a turn adds to it
+ * (`turn-spec.ts`), the write queue (`write-queue.ts`), fork/rewind (`history-ops.ts`), compaction
+ * (`session-compaction.ts`) and the listeners (`session-listeners.ts`).
  */
 export class SessionRuntime {
   readonly id: string;
@@ -61,7 +64,6 @@ export class SessionRuntime {
   // Aborts what runs outside the agent: UserPromptSubmit/SessionStart hooks and a manual compaction.
   #turnController: AbortController | undefined;
   #lastMessageId: string | null = null;
-  #fileCheckpointer: FileCheckpointer | undefined;
 
   constructor(id: string, internals: SessionInternals) {
     this.id = id;
@@ -80,6 +82,11 @@ export class SessionRuntime {
       flushWrites: () => this.#writes.settled(),
       emit: (event) => this.#emit(event),
     });
+  }
+
+  /** The host every turn's agent starts from: pass it as a child's `host` to run a teammate under this policy. */
+  get host(): AgentHost {
+    return this.#internals.host;
   }
 
   /** True while a turn runs. */
@@ -122,19 +129,18 @@ export class SessionRuntime {
       if (gate.blocked) return this.#blocked(gate.reason, history);
       this.#lastMessageId = head;
       const tools = await resolveTurnTools(this.#internals.options.tools, this.id);
-      const config = buildTurnConfig({
-        sessionId: this.id,
-        options: this.#internals.options,
-        history,
-        tools,
-        hookContext: gate.context,
-        flushWrites: () => this.#writes.settled(),
-        emit: (event) => this.#emit(event),
-        compactor: this.#compactor,
-        checkpointer: this.#checkpointer(),
-        sessionHooks: this.#internals.hooks,
-      });
-      const agent = new AgentRuntime(config);
+      const agent = this.#internals.host.createAgent(
+        turnSpec({
+          sessionId: this.id,
+          options: this.#internals.options,
+          history,
+          tools,
+          hookContext: this.#internals.hooks?.turnHooks(gate.context),
+          flushWrites: () => this.#writes.settled(),
+          emit: (event) => this.#emit(event),
+          compactor: this.#compactor,
+        }),
+      );
       const unsubscribe = agent.subscribe((event) => this.#onAgentEvent(event));
       this.#agent = agent;
       if (this.#abortReason !== undefined) agent.abort(this.#abortReason);
@@ -262,15 +268,6 @@ export class SessionRuntime {
       workspaceRoot: this.#internals.options.workspaceRoot,
       compactor: this.#compactor,
     };
-  }
-
-  // With a workspace, every write_file/edit_file of this session is checkpointed, so rewind({files: true}) works
-  // without the host wiring a FileCheckpointer.
-  #checkpointer(): FileCheckpointer | undefined {
-    const workspaceRoot = this.#internals.options.workspaceRoot;
-    if (!workspaceRoot) return undefined;
-    this.#fileCheckpointer ??= new FileCheckpointer({ store: this.store, sessionId: this.id, workspaceRoot });
-    return this.#fileCheckpointer;
   }
 
   #modelRef(): ModelRef | undefined {
