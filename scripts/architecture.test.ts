@@ -203,6 +203,8 @@ describe("built entries", () => {
       "createTeamTools",
       "connectMcpServers",
       "loadMcpConfig",
+      "createAgentHost",
+      "AgentHost",
     ])
       expect(typeof core[name], name).toBe("function");
     const pkg = JSON.parse(readFileSync(join(root, "packages/core/package.json"), "utf8"));
@@ -217,6 +219,7 @@ describe("built entries", () => {
       plugins: "loadPlugins",
       mcp: "connectMcpServers",
       teams: "AgentTeamManager",
+      host: "createAgentHost",
       testing: "runTranscriptStoreConformance",
     };
     for (const [subpath, name] of Object.entries(expected)) {

@@ -14,6 +14,7 @@ const SUBPATHS = [
   "plugins",
   "mcp",
   "teams",
+  "host",
   "testing",
 ];
 

@@ -62,7 +62,7 @@ export async function startSession(
   const requestToolApproval = async (request: ToolApprovalRequest) =>
     config.approve ? config.approve(request) : { approved: false, reason: "No one is here to approve this call." };
   // With the full preset the agent may delegate a self-contained task (a check, a search) to a sub-agent.
-  if (config.preset === "full") tools.push(subagentTool(config, requestToolApproval));
+  if (config.preset === "full") tools.push(subagentTool(config));
   // A repository's hooks run with the user's rights: only in a folder the user trusts, checked at every session
   // start (a bash call may have changed the settings since the last one).
   const projectTrusted = config.trustProject ? await config.trustProject() : false;
@@ -90,26 +90,20 @@ export async function startSession(
 }
 
 /** Tools a sub-agent never gets: it does not talk to the person, and the lead's task is the lead's to submit. */
-const LEAD_ONLY_TOOLS = new Set(["ask_user", "submit_result", "todo_write"]);
+const LEAD_ONLY_TOOLS = ["ask_user", "submit_result", "todo_write"];
 
-/** `spawn_agent` over the workspace's tools, with the lead's policies and approvals and the project's hooks. */
-function subagentTool(
-  config: HostConfig,
-  requestToolApproval: (request: ToolApprovalRequest) => Promise<ToolApprovalDecision>,
-): AgentTool {
-  const tools = createDefaultTools({ workspaceRoot: config.workspaceRoot, preset: config.preset }).filter(
-    (tool) => !LEAD_ONLY_TOOLS.has(tool.name),
-  );
+/**
+ * `spawn_agent` over the lead's own tools. The sub-agent runs under the session's host: the lead's tool policies,
+ * approver, trust decision (its hooks run only when the folder is trusted), checkpoints and limits, narrowed.
+ */
+function subagentTool(config: HostConfig): AgentTool {
   return createSpawnAgentTool({
     model: config.model,
-    tools,
+    excludeTools: LEAD_ONLY_TOOLS,
     systemPrompt: [
       "You are a sub-agent of heddle-code. Do the one task you are given and answer with a short report.",
       `The workspace root is ${config.workspaceRoot}; every path you use is relative to it.`,
     ].join("\n"),
     maxIterations: 20,
-    toolPolicies: defaultToolPolicies(config.preset),
-    requestToolApproval,
-    commandHooks: { workspaceRoot: config.workspaceRoot },
   });
 }

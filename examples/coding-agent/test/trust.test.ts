@@ -32,8 +32,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-const run = (args: string[]) =>
-  spawnSync(process.execPath, [cli, "--demo", "-p", "hello", "--cwd", folder, ...args], {
+const run = (args: string[], task = "hello") =>
+  spawnSync(process.execPath, [cli, "--demo", "-p", task, "--cwd", folder, ...args], {
     encoding: "utf8",
     env: {
       PATH: process.env.PATH ?? "",
@@ -63,6 +63,48 @@ describe("a repository's command hooks run only in a trusted folder", () => {
     expect(env).not.toContain("sk-ant-must-not-leak");
     // --trust is for this run only: nothing was remembered.
     expect(existsSync(trustStoreFile({ XDG_CONFIG_HOME: config }))).toBe(false);
+  });
+
+  describe("on every path, the sub-agent's too", () => {
+    // Tool hooks and the sub-agent events: the demo's lead (full preset) hands the test run to a sub-agent.
+    beforeEach(() => {
+      const append = (file: string) => `cat >> "$HEDDLE_PROJECT_DIR/${file}"; echo >> "$HEDDLE_PROJECT_DIR/${file}"`;
+      writeFileSync(
+        join(folder, ".heddle", "settings.json"),
+        JSON.stringify({
+          hooks: {
+            PreToolUse: [{ hooks: [{ type: "command", command: append("pre-tool.log") }] }],
+            SubagentStart: [{ hooks: [{ type: "command", command: append("subagent.log") }] }],
+          },
+        }),
+      );
+    });
+    const payloads = (file: string) =>
+      existsSync(join(folder, file))
+        ? readFileSync(join(folder, file), "utf8")
+            .split("\n")
+            .filter((line) => line.trim() !== "")
+            .map((line) => JSON.parse(line))
+        : [];
+
+    it("untrusted: the sub-agent runs, and no hook runs for it or for the lead", () => {
+      const { stdout, status } = run(["--preset", "full"], "fix the failing tests");
+      expect(status).toBe(0);
+      expect(stdout).toContain("sub-agent: run the tests");
+      expect(payloads("pre-tool.log")).toEqual([]);
+      expect(payloads("subagent.log")).toEqual([]);
+    });
+
+    it("trusted: the same hooks run for the lead's calls and the sub-agent's", () => {
+      const { stdout, status } = run(["--preset", "full", "--trust"], "fix the failing tests");
+      expect(status).toBe(0);
+      expect(stdout).toContain("sub-agent: run the tests");
+      const [start] = payloads("subagent.log");
+      expect(start).toMatchObject({ hook_event_name: "SubagentStart", description: "run the tests" });
+      const bashCalls = payloads("pre-tool.log").filter((p) => p.tool_name === "bash");
+      // The lead's first test run and the sub-agent's.
+      expect(bashCalls).toHaveLength(2);
+    });
   });
 
   it("trust is remembered per folder and content hash, outside the workspace; a changed file asks again", async () => {

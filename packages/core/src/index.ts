@@ -1,5 +1,5 @@
 // @heddle/core: the names most hosts need, by name. Each concern has its own subpath with everything it exports:
-// @heddle/core/sessions, /tools, /hooks, /safety, /compaction, /checkpoints, /plugins, /testing (vitest).
+// @heddle/core/sessions, /tools, /hooks, /safety, /compaction, /checkpoints, /plugins, /host, /testing (vitest).
 // teams/ and mcp/ get their subpaths (@heddle/core/teams, @heddle/core/mcp) the same way: a folder with an
 // index.ts, an entry in tsup.config.ts and in package.json "exports", and their front-door names below.
 
@@ -14,6 +14,16 @@ export {
 } from "./compaction/index.js";
 // Command hooks
 export { createHookEngine, type HookEngine, type HookEngineOptions } from "./hooks/index.js";
+// The agent host: every agent starts under a policy a child can only narrow
+export {
+  AgentHost,
+  type AgentHostOptions,
+  type AgentPolicy,
+  type AgentSpec,
+  createAgentHost,
+  narrowPolicy,
+  type PolicyNarrowing,
+} from "./host/index.js";
 // MCP
 export {
   connectMcpServers,
@@ -90,6 +100,8 @@ export {
   SqliteTeamMailbox,
   type SubagentUpdate,
   TeamError,
+  TeamLimitError,
+  type TeamLimits,
   type TeamMailbox,
   type TeamMailboxMessage,
   type TeamMessageKind,

@@ -5,7 +5,7 @@ import { AgentRuntime } from "@heddle/agents";
 import { createScriptedModel } from "@heddle/llms/testing";
 import { type AgentRuntimeEvent, type AgentTool, getToolResults, type ToolContext } from "@heddle/shared";
 import { afterAll, describe, expect, it } from "vitest";
-import { createSpawnAgentTool, isSubagentUpdate, type SubagentUpdate } from "../../src/index.js";
+import { createAgentHost, createSpawnAgentTool, isSubagentUpdate, type SubagentUpdate } from "../../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "heddle-spawn-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -222,6 +222,9 @@ describe("spawn_agent", () => {
       model: createScriptedModel([{ text: "child done" }]),
       tools: [],
       agentType: "checker",
+    });
+    // The hooks are the host's: the sub-agent runs under the lead's.
+    const host = createAgentHost({
       commandHooks: {
         workspaceRoot,
         loadSettingsFile: false,
@@ -229,11 +232,12 @@ describe("spawn_agent", () => {
           hooks: {
             SubagentStart: [{ matcher: "checker", hooks: [{ type: "command", command: "cat > start.json" }] }],
             SubagentStop: [{ hooks: [{ type: "command", command: "cat > stop.json" }] }],
+            Stop: [{ hooks: [{ type: "command", command: "cat >> run-stops.log; echo >> run-stops.log" }] }],
           },
         },
       },
     });
-    const lead = new AgentRuntime({
+    const lead = host.createAgent({
       model: createScriptedModel([spawnCall(), { text: "ok" }]),
       tools: [spawn],
       agentId: "lead",
@@ -253,11 +257,13 @@ describe("spawn_agent", () => {
       status: "completed",
       output_text: "child done",
     });
+    // The child's end is SubagentStop only: Stop fired once, for the lead.
+    const stops = readFileSync(join(workspaceRoot, "run-stops.log"), "utf8").trim().split("\n");
+    expect(stops.map((line) => JSON.parse(line).hook_event_name)).toEqual(["Stop"]);
 
     const childModel = createScriptedModel([{ text: "should not run" }]);
-    const blocked = createSpawnAgentTool({
-      model: childModel,
-      tools: [],
+    const blocked = createSpawnAgentTool({ model: childModel, tools: [] });
+    const denying = createAgentHost({
       commandHooks: {
         workspaceRoot,
         loadSettingsFile: false,
@@ -270,10 +276,9 @@ describe("spawn_agent", () => {
         },
       },
     });
-    const result = await new AgentRuntime({
-      model: createScriptedModel([spawnCall(), { text: "ok" }]),
-      tools: [blocked],
-    }).run("go");
+    const result = await denying
+      .createAgent({ model: createScriptedModel([spawnCall(), { text: "ok" }]), tools: [blocked] })
+      .run("go");
     expect(resultOf(result.messages, "call_spawn")).toMatchObject({ isError: true });
     expect(String(resultOf(result.messages, "call_spawn")?.output)).toContain("no sub-agents today");
     expect(childModel.requests).toHaveLength(0);
