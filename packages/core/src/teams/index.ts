@@ -1,4 +1,5 @@
-export { TeamError, type TeamErrorCode } from "./errors.js";
+export { TeamError, type TeamErrorCode, TeamLimitError, type TeamLimitName } from "./errors.js";
+export { escapeFrameBody } from "./frames.js";
 export {
   type SendTeamMessageInput,
   TEAM_MESSAGE_KINDS,
@@ -17,6 +18,7 @@ export {
 export { type RedisClientLike, RedisTeamMailbox, type RedisTeamMailboxOptions } from "./redis-mailbox.js";
 export {
   createSpawnAgentTool,
+  DEFAULT_MAX_SPAWNS,
   isSubagentUpdate,
   SPAWN_AGENT_TOOL_NAME,
   type SpawnAgentInput,
@@ -24,6 +26,7 @@ export {
   type SubagentUpdate,
 } from "./spawn-agent.js";
 export { SqliteTeamMailbox, type SqliteTeamMailboxOptions } from "./sqlite-mailbox.js";
+export { DEFAULT_TEAM_LIMITS, type TeamLimits } from "./team-governor.js";
 export { AgentTeamManager, type AgentTeamManagerOptions, type TeamListener } from "./team-manager.js";
 export { createTeamTools, type TeamToolName, type TeamToolsOptions } from "./team-tools.js";
 export {

@@ -1,34 +1,48 @@
+import { type AgentHost, createAgentHost } from "../host/index.js";
 import { MemorySessionStore, type SessionStore } from "../sessions/index.js";
 import { TeamError } from "./errors.js";
 import { checkAgentId, type TeamMailbox, type TeamMailboxMessage } from "./mailbox.js";
 import { formatShutdownRequest } from "./protocol.js";
-import { type TeammateEvent, type TeammateOptions, TeammateRunner, type TeammateStatus } from "./teammate-runner.js";
+import { TeamGovernor, type TeamLimits } from "./team-governor.js";
+import { TeammateRunner } from "./teammate-runner.js";
+import type { TeammateEvent, TeammateOptions, TeammateStatus } from "./teammate-types.js";
 
-/** What `AgentTeamManager` takes: where messages and sessions live, and defaults for every teammate. */
+/** What `AgentTeamManager` takes: where messages and sessions live, the team's policy and limits, and defaults. */
 export interface AgentTeamManagerOptions extends Partial<Omit<TeammateOptions, "agentId" | "sessionId">> {
   mailbox: TeamMailbox;
   /** Where teammates' sessions live (default: a `MemorySessionStore`, so nothing survives the process). */
   store?: SessionStore;
   /** Stamped on every message the manager and its teammates send; part of each teammate's session id. */
   teamId?: string;
-  /** The lead's agent id: the default sender, the parent of every teammate (default `lead`). */
+  /** The lead's agent id: the only sender whose shutdown requests count, the parent of every teammate (default `lead`). */
   leadId?: string;
   /** Teammates send a `task_notification` to whoever gave a task when its turn ends (default true). */
   notifyOnTurnEnd?: boolean;
+  /**
+   * The host whose policy the team runs under (a lead session's `session.host`): every teammate's tool rules,
+   * approver, hooks and limits can only narrow it. Without it, the team is the root, and `commandHooks` here
+   * (never per teammate) are its hooks.
+   */
+  host?: AgentHost;
+  /** Bounds of the team: teammates, turns, spend, message size, reply chains (see `TeamLimits` for defaults). */
+  limits?: TeamLimits;
 }
 
 export type TeamListener = (event: TeammateEvent) => void;
 
 /**
- * A team of long-lived teammates, each with its own session, fed by one mailbox. The manager creates them,
- * sends them messages and shutdown requests, reports their state, and stops them. It never closes the mailbox
- * or the store it was given.
+ * A team of long-lived teammates, each with its own session, fed by one mailbox, all started under one team host
+ * and bounded by the team's limits. The manager creates them, sends them messages and shutdown requests, reports
+ * their state, and stops them. It never closes the mailbox or the store it was given.
  */
 export class AgentTeamManager {
   readonly mailbox: TeamMailbox;
   readonly store: SessionStore;
   readonly teamId: string | undefined;
   readonly leadId: string;
+  /** The host every teammate's session runs under. */
+  readonly host: AgentHost;
+  readonly #governor: TeamGovernor;
   readonly #defaults: Partial<TeammateOptions>;
   readonly #notifyOnTurnEnd: boolean;
   readonly #teammates = new Map<string, TeammateRunner>();
@@ -38,7 +52,7 @@ export class AgentTeamManager {
   constructor(options: AgentTeamManagerOptions) {
     if (!options || typeof options.mailbox?.send !== "function")
       throw new TeamError("team_invalid_input", "AgentTeamManager: options.mailbox must be a TeamMailbox");
-    const { mailbox, store, teamId, leadId, notifyOnTurnEnd, ...defaults } = options;
+    const { mailbox, store, teamId, leadId, notifyOnTurnEnd, host, limits, commandHooks, ...defaults } = options;
     this.mailbox = mailbox;
     this.store = store ?? new MemorySessionStore();
     this.teamId = teamId;
@@ -46,9 +60,32 @@ export class AgentTeamManager {
     checkAgentId(this.leadId, "AgentTeamManager: leadId");
     this.#notifyOnTurnEnd = notifyOnTurnEnd ?? true;
     this.#defaults = defaults;
+    this.#governor = new TeamGovernor(limits);
+    if (host && commandHooks)
+      throw new TeamError(
+        "team_invalid_input",
+        "AgentTeamManager: with a parent host, the team runs the host's command hooks; commandHooks cannot be given too",
+      );
+    if (commandHooks && !defaults.workspaceRoot)
+      throw new TeamError("team_invalid_input", 'AgentTeamManager: "commandHooks" needs "workspaceRoot"');
+    // The team's own policy is empty: each teammate's options (the defaults here, then its own) narrow the parent.
+    const parent =
+      host ??
+      createAgentHost(
+        commandHooks ? { commandHooks: { ...commandHooks, workspaceRoot: defaults.workspaceRoot! } } : {},
+      );
+    this.host = parent.child({}, { scope: this.#governor.scope, spendRollsUp: true });
   }
 
-  /** Makes a teammate (not started: iterate `run(prompt)`, or use `spawn`). Its id must be new to this manager. */
+  /** The team's turns and spend so far (this process), and its limits. */
+  usage(): { turns: number; costUsd: number } {
+    return { turns: this.#governor.turns, costUsd: this.#governor.scope.spentUsd };
+  }
+
+  /**
+   * Makes a teammate (not started: iterate `run(prompt)`, or use `spawn`). Its id must be new to this manager; a
+   * team already at `limits.maxTeammates` running teammates refuses it with a `TeamLimitError`.
+   */
   createTeammate(options: TeammateOptions): TeammateRunner {
     if (!options || typeof options !== "object")
       throw new TeamError("team_invalid_input", "createTeammate: options must be an object");
@@ -58,18 +95,27 @@ export class AgentTeamManager {
     const existing = this.#teammates.get(options.agentId);
     if (existing && existing.state !== "stopped")
       throw new TeamError("team_agent_exists", `A teammate "${options.agentId}" is already in the team.`);
+    if (options.commandHooks !== undefined || options.host !== undefined)
+      throw new TeamError(
+        "team_invalid_input",
+        `createTeammate(${options.agentId}): command hooks and the host are the team's, not a teammate's`,
+      );
     const merged: TeammateOptions = { ...this.#defaults, ...options };
     if (!merged.model && (!merged.providerId || !merged.modelId))
       throw new TeamError(
         "team_invalid_input",
         `createTeammate(${options.agentId}): give "model", or "providerId" and "modelId" (here or as a team default)`,
       );
+    const running = [...this.#teammates.values()].filter((runner) => runner.state !== "stopped").length;
+    this.#governor.admitTeammate(running, options.agentId);
     const runner = new TeammateRunner(merged, {
       mailbox: this.mailbox,
       store: this.store,
       ...(this.teamId !== undefined && { teamId: this.teamId }),
       leadId: this.leadId,
       notifyOnTurnEnd: this.#notifyOnTurnEnd,
+      host: this.host,
+      governor: this.#governor,
       emit: (event) => this.#emit(event),
     });
     this.#teammates.set(options.agentId, runner);
@@ -100,24 +146,41 @@ export class AgentTeamManager {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Puts a message in `agentId`'s mailbox; a busy teammate takes it between its turns. */
-  send(agentId: string, text: string, from: string = this.leadId): Promise<TeamMailboxMessage> {
-    return this.mailbox.send({
+  /**
+   * Puts a message in `agentId`'s mailbox; a busy teammate takes it between its turns. A text over
+   * `limits.maxMessageBytes` is refused with a `TeamLimitError`. A message from a teammate during its turn is a
+   * link of that turn's reply chain.
+   */
+  async send(agentId: string, text: string, from: string = this.leadId): Promise<TeamMailboxMessage> {
+    if (typeof text === "string") this.#governor.admitMessage(text);
+    const sent = await this.mailbox.send({
       to: agentId,
       from,
       kind: "user",
       text,
       ...(this.teamId !== undefined && { teamId: this.teamId }),
     });
+    if (from !== this.leadId && agentId !== this.leadId)
+      this.#governor.recordMessage(sent.id, this.#teammates.get(from)?.currentLink);
+    return sent;
   }
 
-  /** Asks a teammate to shut down (`<shutdown_request from=".." reason=".."/>`); see `autoApproveShutdown`. */
+  /**
+   * Asks a teammate to shut down (`<shutdown_request from=".." reason=".."/>`); see `autoApproveShutdown`. Only a
+   * request from the lead is a control: one from anyone else reaches the teammate as an ordinary message.
+   */
   requestShutdown(agentId: string, from: string = this.leadId, reason?: string): Promise<TeamMailboxMessage> {
+    const text = formatShutdownRequest(from, reason);
+    try {
+      this.#governor.admitMessage(text);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.mailbox.send({
       to: agentId,
       from,
       kind: "shutdown_request",
-      text: formatShutdownRequest(from, reason),
+      text,
       ...(this.teamId !== undefined && { teamId: this.teamId }),
     });
   }

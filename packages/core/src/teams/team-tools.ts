@@ -1,12 +1,17 @@
-import { type AgentTool, createTool } from "@heddle/shared";
+import { type AgentTool, createTool, type ToolContext } from "@heddle/shared";
 import { z } from "zod";
+import { TeamError } from "./errors.js";
+import { renderForLead } from "./frames.js";
 import type { TeamMailboxMessage } from "./mailbox.js";
 import type { AgentTeamManager } from "./team-manager.js";
-import type { TeammateOptions } from "./teammate-runner.js";
+import type { TeammateOptions } from "./teammate-types.js";
 
 export interface TeamToolsOptions {
-  /** The agent that holds the tools: the sender of its messages and the owner of the mailbox it reads. */
-  leadId: string;
+  /**
+   * The agent these tools belong to: a call from any other agent is refused. Messages are always sent as, and the
+   * mailbox read is always that of, the agent that calls the tool (its own agent id), never a name the model gives.
+   */
+  leadId?: string;
   /** What `team_spawn` gives every new teammate besides its id, role and prompt (model, tools, ...). */
   teammateDefaults?: Partial<Omit<TeammateOptions, "agentId">>;
   /** Which tool names to make (default: all six). */
@@ -21,21 +26,26 @@ export type TeamToolName =
   | "team_status"
   | "team_shutdown";
 
-function formatMessages(messages: TeamMailboxMessage[]): string {
-  if (messages.length === 0) return "No new messages.";
-  return messages.map((m) => `[${m.kind} from ${m.from}, id ${m.id}]\n${m.text}`).join("\n\n");
+/** The calling agent's id: the only sender and mailbox owner these tools know. */
+function caller(ctx: ToolContext, holder: string | undefined): string {
+  if (holder !== undefined && ctx.agentId !== holder)
+    throw new TeamError(
+      "team_invalid_input",
+      `These team tools belong to "${holder}"; agent "${ctx.agentId}" may not use them.`,
+    );
+  return ctx.agentId;
 }
 
 /**
  * The tools a lead (or any teammate) uses to run a team through `manager`: start teammates, message one or all,
  * read its own mailbox, see who is doing what, and ask a teammate to shut down.
  */
-export function createTeamTools(manager: AgentTeamManager, options: TeamToolsOptions): AgentTool[] {
-  const { leadId } = options;
-  const others = () =>
+export function createTeamTools(manager: AgentTeamManager, options: TeamToolsOptions = {}): AgentTool[] {
+  const holder = options.leadId;
+  const others = (self: string) =>
     manager
       .status()
-      .filter((s) => s.agentId !== leadId && s.state !== "stopped")
+      .filter((s) => s.agentId !== self && s.state !== "stopped")
       .map((s) => s.agentId);
 
   const tools: { [K in TeamToolName]: AgentTool } = {
@@ -49,7 +59,8 @@ export function createTeamTools(manager: AgentTeamManager, options: TeamToolsOpt
         role: z.string().optional(),
         prompt: z.string().min(1),
       }),
-      execute: (input) => {
+      execute: (input, ctx) => {
+        caller(ctx, holder);
         manager.spawn(
           {
             ...options.teammateDefaults,
@@ -65,8 +76,8 @@ export function createTeamTools(manager: AgentTeamManager, options: TeamToolsOpt
       name: "team_send_message",
       description: "Send a message to one teammate. A busy teammate reads it when its current turn ends.",
       input: z.object({ to: z.string().min(1), text: z.string().min(1) }),
-      execute: async (input) => {
-        const sent = await manager.send(input.to, input.text, leadId);
+      execute: async (input, ctx) => {
+        const sent = await manager.send(input.to, input.text, caller(ctx, holder));
         return `Sent message ${sent.id} to ${input.to}.`;
       },
     }),
@@ -74,9 +85,10 @@ export function createTeamTools(manager: AgentTeamManager, options: TeamToolsOpt
       name: "team_broadcast",
       description: "Send the same message to every running teammate.",
       input: z.object({ text: z.string().min(1) }),
-      execute: async (input) => {
-        const to = others();
-        for (const agentId of to) await manager.send(agentId, input.text, leadId);
+      execute: async (input, ctx) => {
+        const self = caller(ctx, holder);
+        const to = others(self);
+        for (const agentId of to) await manager.send(agentId, input.text, self);
         return to.length === 0 ? "No running teammates." : `Sent to ${to.join(", ")}.`;
       },
     }),
@@ -85,10 +97,11 @@ export function createTeamTools(manager: AgentTeamManager, options: TeamToolsOpt
       description: "Read (and take) every new message in your mailbox: replies, task notifications, approvals.",
       input: z.object({}),
       readOnly: false,
-      execute: async () => {
+      execute: async (_input, ctx) => {
+        const self = caller(ctx, holder);
         const taken: TeamMailboxMessage[] = [];
-        for (let m = await manager.mailbox.dequeue(leadId); m; m = await manager.mailbox.dequeue(leadId)) taken.push(m);
-        return formatMessages(taken);
+        for (let m = await manager.mailbox.dequeue(self); m; m = await manager.mailbox.dequeue(self)) taken.push(m);
+        return renderForLead(taken);
       },
     }),
     team_status: createTool({
@@ -96,7 +109,8 @@ export function createTeamTools(manager: AgentTeamManager, options: TeamToolsOpt
       description: "List the teammates with their state (running, idle, stopped) and unread message counts.",
       input: z.object({}),
       readOnly: true,
-      execute: async () => {
+      execute: async (_input, ctx) => {
+        caller(ctx, holder);
         const rows = await Promise.all(
           manager.status().map(async (s) => ({ ...s, unread: (await manager.mailbox.list(s.agentId)).length })),
         );
@@ -107,8 +121,14 @@ export function createTeamTools(manager: AgentTeamManager, options: TeamToolsOpt
       name: "team_shutdown",
       description: "Ask a teammate to finish and shut down. It answers with shutdown_approved in your mailbox.",
       input: z.object({ agent_id: z.string().min(1), reason: z.string().optional() }),
-      execute: async (input) => {
-        await manager.requestShutdown(input.agent_id, leadId, input.reason);
+      execute: async (input, ctx) => {
+        const self = caller(ctx, holder);
+        if (self !== manager.leadId)
+          throw new TeamError(
+            "team_invalid_input",
+            `Only the lead ("${manager.leadId}") may ask a teammate to shut down.`,
+          );
+        await manager.requestShutdown(input.agent_id, self, input.reason);
         return `Asked ${input.agent_id} to shut down.`;
       },
     }),

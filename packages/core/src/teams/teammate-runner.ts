@@ -1,104 +1,39 @@
-import {
-  type AgentMessage,
-  type AgentRunInput,
-  type AgentRunResult,
-  type AgentUsage,
-  createId,
-  getToolCalls,
-  userMessage,
-} from "@heddle/shared";
-import {
-  createSession,
-  openSession,
-  type SessionEvent,
-  type SessionOptions,
-  type SessionRuntime,
-  type SessionStore,
-} from "../sessions/index.js";
-import { TeamError } from "./errors.js";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { type AgentRunInput, type AgentRunResult, createId, userMessage } from "@heddle/shared";
+import { createSession, openSession, type SessionOptions, type SessionRuntime } from "../sessions/index.js";
+import { TeamError, type TeamLimitName } from "./errors.js";
 import { EventQueue } from "./event-queue.js";
-import type { TeamMailbox, TeamMailboxMessage } from "./mailbox.js";
+import { formatTaskNotification, renderForTeammate } from "./frames.js";
+import type { TeamMailboxMessage } from "./mailbox.js";
+import { formatShutdownApproved, parseTeamControlMessage, type TeamControlMessage } from "./protocol.js";
+import type { ChainLink } from "./team-governor.js";
 import {
-  escapeAttribute,
-  formatShutdownApproved,
-  parseTeamControlMessage,
-  type TeamControlMessage,
-} from "./protocol.js";
+  INITIAL_TASK_KEY,
+  initialTaskWasCut,
+  RESUME_NOTICE,
+  teamTurnMessageId,
+  turnIsComplete,
+} from "./teammate-turns.js";
+import type {
+  TeammateContext,
+  TeammateEvent,
+  TeammateOptions,
+  TeammateState,
+  TeammateStatus,
+  TeammateStopReason,
+  TeammateTurnResult,
+} from "./teammate-types.js";
 
-/** How a teammate is made: a session's options plus its place in the team. */
-export interface TeammateOptions
-  extends Omit<SessionOptions, "store" | "id" | "agentId" | "parentAgentId" | "agentRole"> {
-  agentId: string;
-  role?: string;
-  /** Answer a shutdown request with `shutdown_approved` and stop, without a turn (default false: the request
-   * becomes a turn, and the model or the host decides). */
-  autoApproveShutdown?: boolean;
-  /** The teammate's session id in the store (default `teammate-<teamId>-<agentId>`, or `teammate-<agentId>`). */
-  sessionId?: string;
-}
-
-/** Where a teammate is in its life. */
-export type TeammateState = "created" | "running" | "idle" | "stopped";
-
-/** Why a teammate stopped: approved a shutdown, was stopped by the host, or failed. */
-export type TeammateStopReason = "shutdown" | "stopped" | "error";
-
-/** A turn's outcome without its transcript (events never carry the history). */
-export type TeammateTurnResult = Pick<
-  AgentRunResult,
-  "status" | "reason" | "reasonDetail" | "outputText" | "iterations" | "toolCalls"
-> & { usage: AgentUsage };
-
-/** What `TeammateRunner.run` yields; every event names the teammate. */
-export type TeammateEvent = { agentId: string } & (
-  | { type: "teammate-started"; sessionId: string; resumed: boolean }
-  /** A turn starts for `message` (absent for the initial prompt); `resumed` when a crash had cut it. */
-  | { type: "turn-started"; message?: TeamMailboxMessage; resumed: boolean }
-  | { type: "session-event"; event: SessionEvent }
-  | { type: "turn-finished"; message?: TeamMailboxMessage; result: TeammateTurnResult }
-  /** The turn for `message` was already stored before a restart: the message is only marked read now. */
-  | { type: "turn-recovered"; message?: TeamMailboxMessage }
-  | { type: "control-received"; message: TeamMailboxMessage; control: TeamControlMessage }
-  | { type: "shutdown-approved"; to: string }
-  | { type: "idle" }
-  | { type: "stopped"; reason: TeammateStopReason; error?: unknown }
-);
-
-/** A teammate as `status()` reports it. */
-export interface TeammateStatus {
-  agentId: string;
-  role?: string;
-  sessionId: string;
-  state: TeammateState;
-  /** Turns run by this runner (this process). */
-  turns: number;
-  /** The mailbox message of the running turn. */
-  currentMessageId?: string;
-  stopReason?: TeammateStopReason;
-}
-
-/** What a runner needs from its manager. */
-export interface TeammateContext {
-  mailbox: TeamMailbox;
-  store: SessionStore;
-  teamId?: string;
-  leadId: string;
-  /** Send a `task_notification` to whoever gave a task when its turn ends (default true). */
-  notifyOnTurnEnd: boolean;
-  emit(event: TeammateEvent): void;
-}
-
-/** The key of the initial prompt's turn: the user message of that turn gets a fixed id from it. */
-const INITIAL_TASK_KEY = "initial-task";
-
-const RESUME_NOTICE =
-  "(Your previous turn was cut off by a restart before it finished. Continue the task from where you left off; " +
-  "tool calls that did not finish have error results and may need to run again.)";
-
-/** The id of the stored user message that carried a mailbox message (or the initial task) into the session. */
-export function teamTurnMessageId(key: string): string {
-  return `team-turn-${key}`;
-}
+export { teamTurnMessageId } from "./teammate-turns.js";
+export type {
+  TeammateContext,
+  TeammateEvent,
+  TeammateOptions,
+  TeammateState,
+  TeammateStatus,
+  TeammateStopReason,
+  TeammateTurnResult,
+} from "./teammate-types.js";
 
 /**
  * One teammate: its own `SessionRuntime` (a fresh `AgentRuntime` per turn, the history in the store) fed by its
@@ -115,8 +50,10 @@ export class TeammateRunner {
   readonly #stopController = new AbortController();
   #state: TeammateState = "created";
   #stopReason: TeammateStopReason | undefined;
+  #limit: { name: TeamLimitName; detail: string } | undefined;
   #turns = 0;
   #current: TeamMailboxMessage | undefined;
+  #currentLink: ChainLink | undefined;
   #session: SessionRuntime | undefined;
   #loop: Promise<void> | undefined;
 
@@ -142,7 +79,13 @@ export class TeammateRunner {
       turns: this.#turns,
       ...(this.#current && { currentMessageId: this.#current.id }),
       ...(this.#stopReason && { stopReason: this.#stopReason }),
+      ...(this.#limit && { limit: this.#limit.name, limitDetail: this.#limit.detail }),
     };
+  }
+
+  /** The reply chain of the turn running now: what a message this teammate sends during it belongs to. */
+  get currentLink(): ChainLink | undefined {
+    return this.#currentLink;
   }
 
   /**
@@ -189,9 +132,16 @@ export class TeammateRunner {
       this.#session = session;
       emit({ type: "teammate-started", agentId: this.agentId, sessionId: session.id, resumed });
       // The initial task runs once; one a crash cut is finished even when this run was given no prompt.
-      if ((initialPrompt !== undefined || (await initialTaskWasCut(session))) && !signal.aborted)
-        await this.#turn(session, undefined, initialPrompt ?? "", emit);
-      while (!signal.aborted) {
+      if ((initialPrompt !== undefined || (await initialTaskWasCut(session))) && !signal.aborted) {
+        if (!(await this.#refusedByLimit())) {
+          this.#ctx.governor.countTurn();
+          await this.#turn(session, undefined, initialPrompt ?? "", emit, { chain: createId("chain"), links: 0 });
+        }
+        // Refused before the turn, or the turn used up a limit: either way the teammate stops here.
+        if (this.#limit) reason = "limit";
+        else if (!signal.aborted && (await this.#refusedByLimit())) reason = "limit";
+      }
+      while (!signal.aborted && reason !== "limit") {
         const message = await this.#ctx.mailbox.peek(this.agentId);
         if (!message) {
           this.#state = "idle";
@@ -204,7 +154,10 @@ export class TeammateRunner {
           }
           continue;
         }
-        const control = controlOf(message);
+        // Instant models must not starve the event loop: a team's turns give way between them.
+        await yieldToEventLoop();
+        if (signal.aborted) break;
+        const control = controlOf(message, this.#ctx.leadId);
         if (control) emit({ type: "control-received", agentId: this.agentId, message, control });
         if (control?.kind === "shutdown_request" && this.#options.autoApproveShutdown) {
           // Approval first, then the request is read: a crash in between repeats the approval, never loses it.
@@ -220,10 +173,26 @@ export class TeammateRunner {
           reason = "shutdown";
           break;
         }
-        const done = await this.#turn(session, message, undefined, emit);
+        // A limit reached leaves the message unread, for a later run with more room.
+        if (await this.#refusedByLimit()) {
+          reason = "limit";
+          break;
+        }
+        const link = this.#ctx.governor.takeLink(message.id);
+        const refusal = this.#ctx.governor.chainRefusal(link);
+        if (refusal) {
+          await this.#refuseChain(message, refusal.first, emit);
+          continue;
+        }
+        this.#ctx.governor.countTurn();
+        const done = await this.#turn(session, message, undefined, emit, link);
         // A turn cut by stop() leaves its message unread: the next start finishes it.
         if (!done) break;
         await this.#ctx.mailbox.markRead(this.agentId, message.id);
+        if (await this.#refusedByLimit()) {
+          reason = "limit";
+          break;
+        }
       }
     } catch (error) {
       reason = "error";
@@ -235,15 +204,64 @@ export class TeammateRunner {
       const session = this.#session;
       this.#session = undefined;
       await session?.close().catch(() => {});
-      emit({ type: "stopped", agentId: this.agentId, reason, ...(failure !== undefined && { error: failure }) });
+      emit({
+        type: "stopped",
+        agentId: this.agentId,
+        reason,
+        ...(reason === "limit" && this.#limit && { limit: this.#limit.name }),
+        ...(failure !== undefined && { error: failure }),
+      });
     }
+  }
+
+  // A team limit that forbids the next turn stops this teammate (a non-error reason) and tells the lead.
+  async #refusedByLimit(): Promise<boolean> {
+    const refusal = this.#ctx.governor.turnRefusal();
+    if (!refusal) return false;
+    this.#limit = { name: refusal.limit, detail: refusal.detail };
+    await this.#tellLead(
+      "stopped",
+      `${this.agentId} stopped: ${refusal.detail}. Its unread messages stay in its mailbox.`,
+      refusal.limit,
+    );
+    return true;
+  }
+
+  // A message past the reply-chain limit is read but not run; the lead hears of the chain once.
+  async #refuseChain(message: TeamMailboxMessage, first: boolean, emit: (event: TeammateEvent) => void) {
+    if (first)
+      await this.#tellLead(
+        "refused",
+        `${this.agentId} did not take a message from ${message.from}: the teammates have sent one another more than ` +
+          `${this.#ctx.governor.limits.maxReplyChain} messages since your last message to them (limits.maxReplyChain). ` +
+          "Later messages of that exchange are dropped too. Send a new message to restart the work.",
+        "maxReplyChain",
+      );
+    await this.#ctx.mailbox.markRead(this.agentId, message.id);
+    emit({ type: "message-refused", agentId: this.agentId, message, limit: "maxReplyChain" });
+  }
+
+  async #tellLead(status: string, text: string, limit: TeamLimitName): Promise<void> {
+    await this.#ctx.mailbox.send({
+      to: this.#ctx.leadId,
+      from: this.agentId,
+      kind: "task_notification",
+      text: formatTaskNotification(this.agentId, status, text, { limit }),
+      ...(this.#ctx.teamId !== undefined && { teamId: this.#ctx.teamId }),
+    });
   }
 
   async #openSession(): Promise<{ session: SessionRuntime; resumed: boolean }> {
     const { agentId: _a, role, autoApproveShutdown: _s, sessionId: _i, systemPrompt, ...rest } = this.#options;
+    if (rest.commandHooks !== undefined || rest.host !== undefined)
+      throw new TeamError(
+        "team_invalid_input",
+        `Teammate "${this.agentId}": command hooks and the host are the team's (AgentTeamManager options), not a teammate's`,
+      );
     const options: SessionOptions = {
       ...rest,
       systemPrompt: [systemPrompt, this.#teamNote()].filter(Boolean).join("\n\n"),
+      host: this.#ctx.host,
       store: this.#ctx.store,
       agentId: this.agentId,
       parentAgentId: this.#ctx.leadId,
@@ -273,6 +291,7 @@ export class TeammateRunner {
     message: TeamMailboxMessage | undefined,
     initialPrompt: string | undefined,
     emit: (event: TeammateEvent) => void,
+    link: ChainLink,
   ): Promise<boolean> {
     const key = message?.id ?? INITIAL_TASK_KEY;
     const turnMessageId = teamTurnMessageId(key);
@@ -282,7 +301,7 @@ export class TeammateRunner {
     if (index >= 0 && turnIsComplete(history, index)) {
       emit({ type: "turn-recovered", ...base });
       // Still unread, so the crash came between the stored turn and markRead: the notification may be missing.
-      if (message) await this.#notify(message, undefined);
+      if (message) await this.#notify(message, undefined, this.#ctx.governor.takeLink(message.id));
       return true;
     }
     // Seen but cut by a crash: the task is not repeated; a short notice lets the model go on from the stored
@@ -290,7 +309,7 @@ export class TeammateRunner {
     const input: AgentRunInput =
       index >= 0
         ? userMessage(RESUME_NOTICE, { id: createId("team-resume"), metadata: { team: { resumeOf: key } } })
-        : userMessage(message ? formatForModel(message) : initialPrompt!, {
+        : userMessage(message ? renderForTeammate(message, this.#ctx.leadId) : initialPrompt!, {
             id: turnMessageId,
             metadata: {
               team: {
@@ -302,6 +321,7 @@ export class TeammateRunner {
           });
     this.#state = "running";
     this.#current = message;
+    this.#currentLink = link;
     emit({ type: "turn-started", ...base, resumed: index >= 0 });
     const unsubscribe = session.subscribe((event) => emit({ type: "session-event", agentId: this.agentId, event }));
     let result: AgentRunResult;
@@ -310,6 +330,7 @@ export class TeammateRunner {
     } finally {
       unsubscribe();
       this.#current = undefined;
+      this.#currentLink = undefined;
     }
     this.#turns++;
     const summary: TeammateTurnResult = {
@@ -323,55 +344,40 @@ export class TeammateRunner {
     };
     emit({ type: "turn-finished", ...base, result: summary });
     if (this.#stopController.signal.aborted) return false;
-    await this.#notify(message, summary);
+    await this.#notify(message, summary, link);
     return true;
   }
 
   // Tells whoever gave a task that its turn ended. Notifications never answer notifications (no ping-pong).
-  async #notify(message: TeamMailboxMessage | undefined, result: TeammateTurnResult | undefined): Promise<void> {
+  async #notify(
+    message: TeamMailboxMessage | undefined,
+    result: TeammateTurnResult | undefined,
+    link: ChainLink,
+  ): Promise<void> {
     if (!this.#ctx.notifyOnTurnEnd) return;
     if (message && message.kind !== "user") return;
     const to = message?.from ?? this.#ctx.leadId;
     if (to === this.agentId) return;
     const status = result ? result.status : "completed";
     const text = result?.outputText.trim() ? result.outputText : "(no summary)";
-    await this.#ctx.mailbox.send({
+    const sent = await this.#ctx.mailbox.send({
       to,
       from: this.agentId,
       kind: "task_notification",
-      text: `<task_notification from="${escapeAttribute(this.agentId)}" status="${status}">\n${text}\n</task_notification>`,
+      text: formatTaskNotification(this.agentId, status, this.#ctx.governor.fitMessage(text)),
       ...(this.#ctx.teamId !== undefined && { teamId: this.#ctx.teamId }),
     });
+    // An answer to a teammate is a link of the chain that reached this one.
+    if (to !== this.#ctx.leadId) this.#ctx.governor.recordMessage(sent.id, link);
   }
 }
 
-/** The control a message carries: its kind, or a tag inside a user message's text. */
-function controlOf(message: TeamMailboxMessage): TeamControlMessage | undefined {
-  if (message.kind === "shutdown_request")
-    return parseTeamControlMessage(message.text) ?? { kind: "shutdown_request", from: message.from };
-  if (message.kind === "user") {
-    const control = parseTeamControlMessage(message.text);
-    return control?.kind === "shutdown_request" ? control : undefined;
-  }
-  return undefined;
-}
-
-/** A mailbox message as the teammate's model reads it: who sent it and why, then the text. */
-function formatForModel(message: TeamMailboxMessage): string {
-  const tag = message.kind === "task_notification" ? "teammate_notification" : "teammate_message";
-  return `<${tag} from="${escapeAttribute(message.from)}">\n${message.text}\n</${tag}>`;
-}
-
-async function initialTaskWasCut(session: SessionRuntime): Promise<boolean> {
-  const history = await session.history();
-  const index = history.findIndex((m) => m.id === teamTurnMessageId(INITIAL_TASK_KEY));
-  return index >= 0 && !turnIsComplete(history, index);
-}
-
-/** A stored turn is done when a later turn began, or the history ends with a final assistant answer. */
-function turnIsComplete(history: AgentMessage[], index: number): boolean {
-  const later = history.slice(index + 1);
-  if (later.some((m) => m.role === "user" && m.id.startsWith("team-turn-"))) return true;
-  const last = history[history.length - 1]!;
-  return last !== history[index] && last.role === "assistant" && getToolCalls(last).length === 0;
+/**
+ * The control a message carries: only a `shutdown_request` record sent by the lead. Text is never parsed for
+ * controls, so a teammate cannot forge one inside a message.
+ */
+function controlOf(message: TeamMailboxMessage, leadId: string): TeamControlMessage | undefined {
+  if (message.kind !== "shutdown_request" || message.from !== leadId) return undefined;
+  const reason = parseTeamControlMessage(message.text)?.reason;
+  return { kind: "shutdown_request", from: message.from, ...(reason !== undefined && { reason }) };
 }

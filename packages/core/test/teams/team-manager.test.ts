@@ -190,13 +190,13 @@ describe("AgentTeamManager", () => {
     ]);
   });
 
-  it("without autoApproveShutdown, a request inside user text becomes a turn the model sees", async () => {
+  it("without autoApproveShutdown, the lead's shutdown request becomes a turn the model sees", async () => {
     const mailbox = new InMemoryTeamMailbox();
     const model = createScriptedModel([{ text: "I will finish first." }]);
     const manager = new AgentTeamManager({ mailbox, model, compaction: false, notifyOnTurnEnd: false });
     manager.spawn({ agentId: "worker" });
     const seen = nextEvent(manager, (e) => e.type === "control-received");
-    await manager.send("worker", 'Please stop. <shutdown_request from="lead" reason="late"/>');
+    await manager.requestShutdown("worker", "lead", "late");
     expect(await seen).toMatchObject({ control: { kind: "shutdown_request", from: "lead", reason: "late" } });
     await nextEvent(manager, (e) => e.type === "turn-finished");
     expect(lastText(model.requests[0]!)).toContain('<shutdown_request from="lead" reason="late"/>');

@@ -75,7 +75,9 @@ describe("createTeamTools", () => {
       result.newMessages.flatMap(getToolResults).map((r) => [r.toolName, toolOutputText(r.output)]),
     );
     // Two first-task notifications and two broadcast notifications, all taken from the lead's mailbox.
-    expect(outputs.team_read_mailbox!.match(/\[task_notification from w[12]/g)).toHaveLength(4);
+    expect(outputs.team_read_mailbox!.match(/<teammate_message from="w[12]" kind="task_notification"/g)).toHaveLength(
+      4,
+    );
     expect(await mailbox.list("lead")).toEqual(
       expect.not.arrayContaining([expect.objectContaining({ kind: "task_notification" })]),
     );
