@@ -209,6 +209,39 @@ describe("sub-agents under a session host", () => {
     await session.close();
   });
 
+  it("run in the lead's sandbox when they use the lead's tools (real bubblewrap)", async () => {
+    const workspaceRoot = mkdtempSync(join(dir, "ws-"));
+    const outside = mkdtempSync(join(dir, "outside-"));
+    const child = createScriptedModel([
+      {
+        toolCalls: [
+          {
+            name: "bash",
+            input: { command: `echo in > inside.txt; echo out > ${outside}/escape.txt; echo rc=$?` },
+          },
+        ],
+      },
+      { text: "tried" },
+    ]);
+    const session = await createSession({
+      model: createScriptedModel([spawnCall(["bash"]), { text: "lead done" }]),
+      store: new MemorySessionStore(),
+      workspaceRoot,
+      tools: [
+        ...createDefaultTools({ workspaceRoot, preset: "full", sandbox: {} }),
+        createSpawnAgentTool({ model: child }),
+      ],
+      toolPolicies: { "*": { autoApprove: true } },
+      compaction: false,
+    });
+    await session.send("try to escape");
+    await session.close();
+    const output = toolOutputText(child.requests[1]!.messages.flatMap(getToolResults)[0]!.output);
+    expect(output).toMatch(/rc=[1-9]/);
+    expect(readFileSync(join(workspaceRoot, "inside.txt"), "utf8")).toBe("in\n");
+    expect(() => readFileSync(join(outside, "escape.txt"))).toThrow();
+  });
+
   it("run the session's command hooks only: a spawn tool cannot bring its own", () => {
     expect(() =>
       createSpawnAgentTool({
