@@ -15,13 +15,15 @@ import {
   type StopCondition,
   userMessage,
 } from "@heddle/shared";
+import { resolveConfigNames } from "./config-names.js";
 import { AgentRuntimeAbortError, AgentRuntimeError } from "./errors.js";
 import { EventBus } from "./events.js";
 import type { HookTable } from "./hooks.js";
 import { resolveProviderModel } from "./resolve-model.js";
 import { RunExecution } from "./run.js";
+import type { LiveState, Toolset } from "./run-context.js";
 import { type AgentRunStream, runEventStream } from "./run-stream.js";
-import { ABORTED, emptySetup, type Setup, setUpPlugins, unlessAborted } from "./setup.js";
+import { ABORTED, EMPTY_TOOLSET, emptySetup, type Setup, setUpPlugins, toolsetReader, unlessAborted } from "./setup.js";
 import { assertMessages } from "./transcript.js";
 import {
   DEFAULT_MAX_COMPLETION_REMINDERS,
@@ -53,10 +55,12 @@ export class AgentRuntime {
   private steered: AgentMessage[] = [];
   private lastIteration = 0;
   private lastUsage: AgentUsage = emptyUsage();
+  private readonly live: LiveState = { status: "idle", pendingToolCalls: new Set() };
+  private readToolset: (() => Promise<Toolset>) | undefined;
 
   constructor(config: AgentRuntimeConfig) {
     validateConfig(config);
-    this.config = config;
+    this.config = resolveConfigNames(config);
     this.logger = config.logger ?? consoleLogger;
     this.agentId = config.agentId ?? createId("agent");
     this.transcript = [...(config.initialMessages ?? [])];
@@ -140,6 +144,10 @@ export class AgentRuntime {
       ...(sessionId !== undefined && { sessionId }),
       ...(run && { runId: run.runId }),
       running: this.busy,
+      status: this.live.status,
+      pendingToolCalls: [...this.live.pendingToolCalls],
+      ...(this.live.lastError !== undefined && { lastError: this.live.lastError }),
+      ...(this.live.lastErrorClass !== undefined && { lastErrorClass: this.live.lastErrorClass }),
       iteration: run ? run.iteration : this.lastIteration,
       messages: structuredClone(this.transcript),
       usage: { ...(run ? run.usage : this.lastUsage) },
@@ -187,6 +195,7 @@ export class AgentRuntime {
   private async start(input: AgentMessage[], mode: "run" | "continue"): Promise<AgentRunResult> {
     if (this.busy) throw this.busyError(mode);
     this.busy = true;
+    this.live.status = "running";
     const controller = new AbortController();
     this.controller = controller;
     try {
@@ -205,6 +214,8 @@ export class AgentRuntime {
       return result;
     } finally {
       this.busy = false;
+      this.live.status = "idle";
+      this.live.pendingToolCalls.clear();
       this.controller = undefined;
       this.current = undefined;
     }
@@ -213,13 +224,16 @@ export class AgentRuntime {
   private newRun(setup: Setup, model: AgentModel, controller: AbortController): RunExecution {
     const config = this.config;
     const stopWhen = config.stopWhen;
+    // One reader per runtime, so an unchanged tool list is not checked again run after run.
+    if (typeof config.tools === "function") this.readToolset ??= toolsetReader(config.tools, setup.pluginTools, config);
     return new RunExecution({
       agentId: this.agentId,
       config,
       model,
-      tools: setup.tools,
-      toolDefinitions: setup.toolDefinitions,
-      disabledTools: setup.disabledTools,
+      toolset: setup.toolset ?? EMPTY_TOOLSET,
+      ...(typeof config.tools === "function" && setup.toolset === undefined && { readToolset: this.readToolset! }),
+      live: this.live,
+      snapshot: () => this.snapshot(),
       hooks: setup.hooks,
       transcript: this.transcript,
       bus: this.bus,
@@ -249,6 +263,7 @@ export class AgentRuntime {
         ...(config.agentRole !== undefined && { agentRole: config.agentRole }),
         ...(config.sessionId !== undefined && { sessionId: config.sessionId }),
         ...(config.conversationId !== undefined && { conversationId: config.conversationId }),
+        ...(config.systemPrompt !== undefined && { systemPrompt: config.systemPrompt }),
         metadata: config.metadata ?? {},
       },
       config.pluginSetupTimeoutMs ?? DEFAULT_PLUGIN_SETUP_TIMEOUT_MS,

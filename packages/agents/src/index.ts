@@ -1,3 +1,17 @@
+// What a host writes against, so a host can depend on @heddle/agents alone: the tool factory and the contract's
+// host-facing types, the same objects as @heddle/shared's.
+export {
+  type AgentHooks,
+  type AgentMessage,
+  type AgentPlugin,
+  type AgentRunResult,
+  type AgentRuntimeConfig,
+  type AgentRuntimeEvent,
+  type AgentSnapshot,
+  type AgentTool,
+  createTool,
+  type ToolContext,
+} from "@heddle/shared";
 export { Agent, type AgentRunStream, AgentRuntime, createAgent, createAgentRuntime } from "./agent-runtime.js";
 export { isContextMessage } from "./context-message.js";
 export {

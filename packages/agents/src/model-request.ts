@@ -11,7 +11,8 @@ export async function projectRequest(
   run: RunContext,
   overflowedSize: number | undefined,
 ): Promise<{ request: AgentModelRequest } | { end: RunEnd }> {
-  const { config, transcript, model, toolDefinitions, agentId } = run.deps;
+  const { config, transcript, model, agentId } = run.deps;
+  const toolDefinitions = run.toolset.definitions;
   let messages = transcript.slice();
   let systemPrompt = config.systemPrompt;
   if (config.prepareTurn) {
@@ -42,6 +43,7 @@ export async function projectRequest(
       toolCallDeltas: false,
       ...(systemPrompt !== undefined && { systemPrompt }),
       ...(config.options && { options: config.options }),
+      ...(config.modelTools?.length && { modelTools: config.modelTools }),
     },
   };
 }

@@ -22,16 +22,23 @@ export async function streamModelTurn(
   let finish: FinishEvent | undefined;
   let usage: Partial<AgentUsage> | undefined;
   const startedAt = Date.now();
+  // What this response said so far: V8 joins strings as ropes, so each delta costs its own length, not the total.
+  let text = "";
+  let reasoning = "";
   try {
     for await (const event of run.deps.model.stream(request)) {
       switch (event.type) {
         case "text-delta":
           assembler.push(event);
-          if (event.text !== "") run.emit({ type: "assistant-text-delta", text: event.text });
+          if (event.text === "") break;
+          text += event.text;
+          run.emit({ type: "assistant-text-delta", text: event.text, accumulatedText: text });
           break;
         case "reasoning-delta":
           assembler.push(event);
-          if (event.text !== "") run.emit({ type: "assistant-reasoning-delta", text: event.text });
+          if (event.text === "") break;
+          reasoning += event.text;
+          run.emit({ type: "assistant-reasoning-delta", text: event.text, accumulatedText: reasoning });
           break;
         case "tool-call-start":
         case "tool-call-end":

@@ -1,4 +1,5 @@
 import type {
+  AgentErrorClass,
   AgentMessage,
   AgentModel,
   AgentModelRequest,
@@ -7,6 +8,8 @@ import type {
   AgentRunStatus,
   AgentRuntimeConfig,
   AgentRuntimeEvent,
+  AgentSnapshot,
+  AgentStatus,
   AgentTool,
   AgentUsage,
   FinishEvent,
@@ -29,7 +32,7 @@ type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> :
 /** An event before the runtime stamps it with the agent's identity, the run and the iteration. */
 export type EventBody = DistributiveOmit<
   AgentRuntimeEvent,
-  "agentId" | "runId" | "iteration" | "parentAgentId" | "agentRole"
+  "id" | "agentId" | "runId" | "iteration" | "parentAgentId" | "agentRole"
 >;
 
 /** Everything one run needs from its runtime. The transcript array is appended to in place. */
@@ -37,9 +40,14 @@ export interface RunDeps {
   agentId: string;
   config: AgentRuntimeConfig;
   model: AgentModel;
-  tools: ReadonlyMap<string, AgentTool>;
-  toolDefinitions: ToolDefinition[];
-  disabledTools: ReadonlySet<string>;
+  /** The tools of the first model call (an array config's, for every call). */
+  toolset: Toolset;
+  /** With a tools function: reads the tools again before each model call. */
+  readToolset?: () => Promise<Toolset>;
+  /** What `snapshot()` reports of the agent's state; the run keeps it current. */
+  live: LiveState;
+  /** The agent's `snapshot()`, for a tool that reads `ctx.snapshot`. */
+  snapshot(): AgentSnapshot;
   hooks: HookTable;
   transcript: AgentMessage[];
   bus: EventBus;
@@ -50,6 +58,28 @@ export interface RunDeps {
   maxCompletionReminders: number;
   stopWhen: StopCondition[];
   takeSteered(): AgentMessage[];
+}
+
+/** The tools of one model call: by name, as offered to the model, and those the policy disables. */
+export interface Toolset {
+  tools: ReadonlyMap<string, AgentTool>;
+  definitions: ToolDefinition[];
+  disabled: ReadonlySet<string>;
+}
+
+/** The agent's state between snapshots: owned by the runtime, kept current by its runs. */
+export interface LiveState {
+  status: AgentStatus;
+  /** Calls of the current turn that have not finished, by id. */
+  pendingToolCalls: Set<string>;
+  lastError?: string;
+  lastErrorClass?: AgentErrorClass;
+}
+
+/** Records the last error an agent met. Long texts are cut: a snapshot must stay small. */
+export function noteError(live: LiveState, message: string, errorClass: AgentErrorClass): void {
+  live.lastError = message.length > 2000 ? `${message.slice(0, 2000)}…` : message;
+  live.lastErrorClass = errorClass;
 }
 
 /** How a run ends. */
@@ -99,6 +129,10 @@ export interface RunContext {
     ToolContext,
     "runId" | "agentId" | "sessionId" | "parentAgentId" | "reportUsage" | "remainingBudgetUsd" | "permissions"
   >;
+  /** The tools of the current model call. */
+  readonly toolset: Toolset;
+  /** Reads the tools again when the config gives a function (before each model call but the run's first). */
+  refreshToolset(): Promise<void>;
   /** Who asks when this run asks the approver: its agent id, and its parent and role when it has them. */
   readonly approvalIdentity: Pick<ToolApprovalRequest, "agentId" | "parentAgentId" | "agentRole">;
   hookBase(): HookContextBase;

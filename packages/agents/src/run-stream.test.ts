@@ -6,9 +6,10 @@ import { AgentRuntime, MAX_PENDING_UPDATES_PER_CALL } from "./index.js";
 import { RunEventQueue } from "./run-stream.js";
 
 const call = (id: string): ToolCallPart => ({ type: "tool-call", toolCallId: id, toolName: "bash", input: {} });
-const base = { agentId: "a", runId: "r", iteration: 1 };
+const base = { id: "r.0", agentId: "a", runId: "r", iteration: 1 };
 // A literal, not a spread of `base`: the test transform makes a spread per event slow enough to matter at 100 000.
 const update = (id: string, n: number): AgentRuntimeEvent => ({
+  id: "r.u",
   agentId: "a",
   runId: "r",
   iteration: 1,
@@ -37,7 +38,7 @@ describe("RunEventQueue", () => {
     for (let n = 0; n < 50; n++) {
       queue.push(update("a", n));
       queue.push(update("b", n));
-      queue.push({ ...base, type: "assistant-text-delta", text: String(n) });
+      queue.push({ ...base, type: "assistant-text-delta", text: String(n), accumulatedText: String(n) });
     }
     const events: AgentRuntimeEvent[] = [];
     for (let event = queue.shift(); event; event = queue.shift()) events.push(event);

@@ -17,7 +17,16 @@ import { ContextChannel } from "./context-message.js";
 import { HookError } from "./errors.js";
 import { asksToStop, callHooks, type StopRequest, stopRequestFrom } from "./hooks.js";
 import { streamModelTurn } from "./model-turn.js";
-import type { EventBody, ModelCall, NextStep, RunContext, RunDeps, RunEnd } from "./run-context.js";
+import {
+  type EventBody,
+  type ModelCall,
+  type NextStep,
+  noteError,
+  type RunContext,
+  type RunDeps,
+  type RunEnd,
+  type Toolset,
+} from "./run-context.js";
 import { loadTelemetryApi, RunTelemetry } from "./telemetry.js";
 import { runToolCalls } from "./tool-calls.js";
 import type { AbortFanout } from "./tool-execution.js";
@@ -39,6 +48,10 @@ export class RunExecution implements RunContext {
   readonly toolRunContext: RunContext["toolRunContext"];
   /** Spans of this run: only when the config asks for telemetry (nothing is allocated otherwise). */
   telemetry: RunTelemetry | undefined;
+  toolset: Toolset;
+  private eventCount = 0;
+  // The run reads its tools once at its start; each later model call reads them again (a tools function only).
+  private toolsetFresh = false;
   private toolCallCount = 0;
   private modelDurationMs = 0;
   private outputText = "";
@@ -48,6 +61,7 @@ export class RunExecution implements RunContext {
   private readonly onStop = (stop: { reason?: string }) => this.requestStop(stopRequestFrom(stop, "onEvent"));
 
   constructor(readonly deps: RunDeps) {
+    this.toolset = deps.toolset;
     const { sessionId, parentAgentId, agentRole, toolPolicies, requestToolApproval } = deps.config;
     this.identity = {
       ...(parentAgentId !== undefined && { parentAgentId }),
@@ -105,6 +119,7 @@ export class RunExecution implements RunContext {
 
   emit(body: EventBody): void {
     const event = body as AgentRuntimeEvent;
+    event.id = `${this.runId}.${++this.eventCount}`;
     event.agentId = this.deps.agentId;
     event.runId = this.runId;
     event.iteration = this.iteration;
@@ -136,9 +151,20 @@ export class RunExecution implements RunContext {
     this.emit({ type: "turn-started" });
   }
 
+  async refreshToolset(): Promise<void> {
+    if (!this.deps.readToolset) return;
+    if (this.toolsetFresh) {
+      this.toolsetFresh = false;
+      return;
+    }
+    this.toolset = await this.deps.readToolset();
+  }
+
   async callModel(request: AgentModelRequest): Promise<ModelCall> {
     const endChat = this.telemetry?.startChat(request);
+    this.deps.live.status = "streaming";
     const { assembler, finish, usage, durationMs } = await streamModelTurn(this, request);
+    this.deps.live.status = "running";
     endChat?.(finish, usage, () => assembler.partialText());
     this.modelDurationMs += durationMs;
     return { assembler, finish, usage: usage ? this.addUsage(usage) : undefined };
@@ -161,13 +187,23 @@ export class RunExecution implements RunContext {
     const startedAt = Date.now();
     if (this.deps.config.telemetry) this.telemetry = await this.startTelemetry(input);
     this.signal.addEventListener("abort", this.handleAbort, { once: true });
-    this.emit({ type: "run-started" });
-    let end: RunEnd;
+    let end: RunEnd | undefined;
     try {
-      end = (await this.start(input, mode)) ?? (await this.loop());
+      await this.refreshToolset();
+      this.toolsetFresh = true;
     } catch (error) {
-      end = failure(error);
-      if (end.reason === "internal_error") this.deps.logger.error("the run failed with an internal error", error);
+      end = this.failed(error);
+    }
+    const { model } = this.deps;
+    this.emit({
+      type: "run-started",
+      tools: this.toolset.definitions.map((tool) => tool.name),
+      model: { provider: model.provider, id: model.modelId },
+    });
+    try {
+      end ??= (await this.start(input, mode)) ?? (await this.loop());
+    } catch (error) {
+      end = this.failed(error);
     } finally {
       this.signal.removeEventListener("abort", this.handleAbort);
     }
@@ -212,6 +248,7 @@ export class RunExecution implements RunContext {
         ...(config.agentRole !== undefined && { agentName: config.agentRole }),
         ...(conversationId !== undefined && { conversationId }),
         ...(config.parentAgentId !== undefined && { parentAgentId: config.parentAgentId }),
+        ...clientAttributes(config),
       },
       input,
     );
@@ -277,6 +314,13 @@ export class RunExecution implements RunContext {
     }
   }
 
+  private failed(error: unknown): RunEnd {
+    const end = failure(error);
+    noteError(this.deps.live, end.detail ?? "", end.reason === "hook_stop" ? "hook_error" : "internal_error");
+    if (end.reason === "internal_error") this.deps.logger.error("the run failed with an internal error", error);
+    return end;
+  }
+
   /** Usage a tool spent itself (a sub-agent's model calls): already priced, counted against the budget. */
   private reportToolUsage(partial: Partial<AgentUsage>): void {
     const delta = addUsage(emptyUsage(), partial);
@@ -290,6 +334,16 @@ export class RunExecution implements RunContext {
     this.emit({ type: "usage-updated", usage: this.usage, delta });
     return delta;
   }
+}
+
+/** Cline's identity keys as span attributes, when any is set. */
+function clientAttributes(config: RunDeps["config"]): { client?: { [attribute: string]: string } } {
+  const client: { [attribute: string]: string } = {};
+  if (config.distinctId !== undefined) client["heddle.distinct_id"] = config.distinctId;
+  if (config.clientName !== undefined) client["heddle.client.name"] = config.clientName;
+  if (config.clientVersion !== undefined) client["heddle.client.version"] = config.clientVersion;
+  if (config.clineCoreVersion !== undefined) client["heddle.client.cline_core_version"] = config.clineCoreVersion;
+  return Object.keys(client).length > 0 ? { client } : {};
 }
 
 /** A throw out of the loop: a hook's (`HookError`) fails the run as `hook_stop`, anything else is internal. */

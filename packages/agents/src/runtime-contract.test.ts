@@ -218,12 +218,13 @@ describe("state and identity", () => {
     expect(allText(model.requests[0]!.messages)).toBe("seeded");
   });
 
-  it("carries parentAgentId and agentRole into events, snapshots, hook contexts and plugin setup", async () => {
+  it("carries parentAgentId and agentRole into events, snapshots, hook contexts and plugin setup (with the system prompt)", async () => {
     const hookSeen: unknown[] = [];
     const setupSeen: unknown[] = [];
     const agent = new AgentRuntime({
       model: oneCall(),
       tools: [echoTool()],
+      systemPrompt: "You review code.",
       parentAgentId: "lead",
       agentRole: "reviewer",
       hooks: { beforeTool: (ctx) => void hookSeen.push(ctx) },
@@ -235,7 +236,11 @@ describe("state and identity", () => {
     for (const event of events) expect(event).toMatchObject({ parentAgentId: "lead", agentRole: "reviewer" });
     expect(agent.snapshot()).toMatchObject({ parentAgentId: "lead", agentRole: "reviewer" });
     expect(hookSeen[0]).toMatchObject({ parentAgentId: "lead", agentRole: "reviewer" });
-    expect(setupSeen[0]).toMatchObject({ parentAgentId: "lead", agentRole: "reviewer" });
+    expect(setupSeen[0]).toMatchObject({
+      parentAgentId: "lead",
+      agentRole: "reviewer",
+      systemPrompt: "You review code.",
+    });
   });
 
   it("restore() during a run throws a typed busy error", async () => {

@@ -280,6 +280,7 @@ describe("AgentRuntime hooks", () => {
       "tool-started",
       "tool-finished",
       "message-added",
+      "tool-use-summary",
       "turn-finished",
       "turn-started",
       "assistant-text-delta",
@@ -290,6 +291,8 @@ describe("AgentRuntime hooks", () => {
       "run-finished",
     ]);
     expect(events.find((e) => e.type === "assistant-text-delta")!.iteration).toBe(2);
+    // Every event has its own id.
+    expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
     for (const event of events) if (event.type !== "run-finished") expect(Object.keys(event)).not.toContain("messages");
     expect(result.iterations).toBe(2);
   });

@@ -252,10 +252,22 @@ describe("AgentRuntime limits and endings", () => {
     // The projection never touched the transcript.
     expect(result.messages).toHaveLength(4);
 
-    const twice = createScriptedModel([overflow, overflow, { text: "unreachable" }]);
+    const twice = createScriptedModel([
+      overflow,
+      { error: { kind: "context_overflow", message: "prompt is too long: 250000 tokens > 200000 (vendor text)" } },
+      { text: "unreachable" },
+    ]);
     const failed = await new AgentRuntime({ model: twice, initialMessages: history, prepareTurn }).run("new question");
     expect(failed).toMatchObject({ status: "failed", reason: "model_error", error: { kind: "context_overflow" } });
     expect(twice.requests).toHaveLength(2);
+    // Still too large after compacting: Heddle's own words, never the vendor's text.
+    expect(failed.reasonDetail).toContain("still larger than the model's context window after compacting");
+    expect(failed.reasonDetail).not.toContain("vendor text");
+    expect(failed.error!.message).not.toContain("vendor text");
+    // With nothing to compact (no prepareTurn), Heddle's words too.
+    const bare = await new AgentRuntime({ model: createScriptedModel([overflow]) }).run("hi");
+    expect(bare.reasonDetail).toContain("nothing in this agent can compact it");
+    expect(bare.reasonDetail).not.toContain("too long");
   });
 
   it("does not retry an overflow when the projection did not shrink", async () => {

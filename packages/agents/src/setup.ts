@@ -3,6 +3,7 @@ import {
   type AgentPlugin,
   type AgentRuntimeConfig,
   type AgentTool,
+  type AgentToolSource,
   ConfigError,
   type PluginSetupContext,
   type PluginSetupResult,
@@ -10,20 +11,71 @@ import {
 } from "@heddle/shared";
 import { AgentRuntimeError } from "./errors.js";
 import { buildHookTable, type HookTable } from "./hooks.js";
+import type { Toolset } from "./run-context.js";
 import { policyFor } from "./tool-calls.js";
 import { assertUniqueToolNames, validateTool } from "./validate-config.js";
 
-/** What plugin setup produced: every tool and every hook, merged once. */
+/** What plugin setup produced: the tools and every hook, merged once. */
 export interface Setup {
-  tools: Map<string, AgentTool>;
-  toolDefinitions: ToolDefinition[];
-  disabledTools: Set<string>;
+  /** The tools when `config.tools` is an array; `undefined` when a function gives them before each model call. */
+  toolset: Toolset | undefined;
+  /** The plugins' own tools, added to whatever the config's tool function returns. */
+  pluginTools: AgentTool[];
   hooks: HookTable;
 }
 
 /** An empty setup: what a run aborted before its plugins were ready runs with. */
 export function emptySetup(): Setup {
-  return { tools: new Map(), toolDefinitions: [], disabledTools: new Set(), hooks: buildHookTable([], () => "") };
+  return { toolset: EMPTY_TOOLSET, pluginTools: [], hooks: buildHookTable([], () => "") };
+}
+
+export const EMPTY_TOOLSET: Toolset = { tools: new Map(), definitions: [], disabled: new Set() };
+
+/**
+ * The tools of a model call, checked: every tool like `createTool` checks one (name, description, schema,
+ * `execute`), two tools with one name are a `ConfigError`, and a required completion tool must be enabled.
+ */
+export function buildToolset(tools: readonly AgentTool[], config: AgentRuntimeConfig, where: string): Toolset {
+  assertUniqueToolNames(tools, where);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const disabled = new Set<string>();
+  const definitions: ToolDefinition[] = [];
+  for (const tool of byName.values()) {
+    // A disabled tool is not offered to the model; a call to it anyway is answered as disabled.
+    if (policyFor(config.toolPolicies, tool.name).enabled === false) disabled.add(tool.name);
+    else definitions.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+  }
+  if (
+    config.completionPolicy?.requireCompletionTool &&
+    ![...byName.values()].some((t) => t.lifecycle?.completesRun && !disabled.has(t.name))
+  ) {
+    throw new ConfigError(
+      "completionPolicy.requireCompletionTool is set but no enabled tool has lifecycle.completesRun",
+    );
+  }
+  return { tools: byName, definitions, disabled };
+}
+
+/**
+ * Reads a tool function before a model call: the toolset is rebuilt (and checked) only when the function returns
+ * a different array than last time, so an unchanged list costs one call and one comparison.
+ */
+export function toolsetReader(
+  source: AgentToolSource,
+  pluginTools: readonly AgentTool[],
+  config: AgentRuntimeConfig,
+): () => Promise<Toolset> {
+  let lastList: readonly AgentTool[] | undefined;
+  let last: Toolset | undefined;
+  return async () => {
+    const list = await source();
+    if (!Array.isArray(list)) throw new ConfigError("AgentRuntime: the tools function must return an array of tools");
+    if (list === lastList && last) return last;
+    for (const tool of list) validateTool(tool, "AgentRuntime tools()");
+    last = buildToolset([...list, ...pluginTools], config, "AgentRuntime tools()");
+    lastList = list;
+    return last;
+  };
 }
 
 /**
@@ -36,35 +88,22 @@ export async function setUpPlugins(
   context: PluginSetupContext,
   timeoutMs: number,
 ): Promise<Setup> {
-  const tools = [...(config.tools ?? [])];
+  const pluginTools: AgentTool[] = [];
   const hookSets: Array<AgentHooks | undefined> = [config.hooks];
   const owners = ["config.hooks"];
   for (const plugin of config.plugins ?? []) {
     const contributed = await setUpPlugin(plugin, context, timeoutMs);
     for (const tool of contributed.tools ?? []) validateTool(tool, `plugin "${plugin.name}" tool`);
-    tools.push(...(contributed.tools ?? []));
+    pluginTools.push(...(contributed.tools ?? []));
     hookSets.push(plugin.hooks, contributed.hooks);
     owners.push(`plugin "${plugin.name}"`, `plugin "${plugin.name}"`);
   }
-  assertUniqueToolNames(tools, "AgentRuntime");
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const disabledTools = new Set<string>();
-  const toolDefinitions: ToolDefinition[] = [];
-  for (const tool of byName.values()) {
-    // A disabled tool is not offered to the model; a call to it anyway is answered as disabled.
-    if (policyFor(config.toolPolicies, tool.name).enabled === false) disabledTools.add(tool.name);
-    else toolDefinitions.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
-  }
-  if (
-    config.completionPolicy?.requireCompletionTool &&
-    ![...byName.values()].some((t) => t.lifecycle?.completesRun && !disabledTools.has(t.name))
-  ) {
-    throw new ConfigError(
-      "completionPolicy.requireCompletionTool is set but no enabled tool has lifecycle.completesRun",
-    );
-  }
+  const toolset =
+    typeof config.tools === "function"
+      ? undefined
+      : buildToolset([...(config.tools ?? []), ...pluginTools], config, "AgentRuntime");
   const hooks = buildHookTable(hookSets, (index) => owners[index]!);
-  return { tools: byName, toolDefinitions, disabledTools, hooks };
+  return { toolset, pluginTools, hooks };
 }
 
 /** One plugin's contribution: its own `tools`, then what its optional `setup` returns, within the timeout. */

@@ -60,6 +60,8 @@ export interface RunIdentity {
   parentAgentId?: string;
   provider: string;
   model: string;
+  /** Who runs the agent (Cline's identity keys): span attributes of the run. */
+  client?: { [attribute: string]: string };
 }
 
 interface Instruments {
@@ -154,6 +156,7 @@ export class RunTelemetry {
           ...(identity.agentName !== undefined && { "gen_ai.agent.name": identity.agentName }),
           "heddle.run.id": identity.runId,
           ...(identity.parentAgentId !== undefined && { "heddle.parent_agent.id": identity.parentAgentId }),
+          ...identity.client,
           ...(this.recordContent && { "gen_ai.input.messages": this.content(conventionMessages(input)) }),
         },
       },

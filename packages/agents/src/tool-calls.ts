@@ -1,7 +1,7 @@
 import type { AgentTool, ToolApprovalDecision, ToolCallPart, ToolPolicy, ToolResultPart } from "@heddle/shared";
 import { toolOutputText } from "@heddle/shared";
 import { asksToStop, callHook, stopRequestFrom } from "./hooks.js";
-import type { RunContext } from "./run-context.js";
+import { noteError, type RunContext } from "./run-context.js";
 import type { AssembledToolCall } from "./stream-assembler.js";
 import { executeTool, runBounded } from "./tool-execution.js";
 import { invalidJsonMessage, validateToolInput } from "./tool-input.js";
@@ -48,6 +48,7 @@ export function policyFor(policies: { [name: string]: ToolPolicy } | undefined, 
 export async function runToolCalls(run: RunContext, calls: AssembledToolCall[]): Promise<ToolCallsOutcome> {
   const results: ToolResultPart[] = new Array(calls.length);
   let completion: string | undefined;
+  for (const { part } of calls) run.deps.live.pendingToolCalls.add(part.toolCallId);
   const finish = async (prepared: PendingCall, index: number) => {
     const result = await execute(run, prepared);
     results[index] = result;
@@ -97,9 +98,9 @@ function gate(run: RunContext, pending: PendingCall): void {
 /** An unknown tool is an error the model can fix; a disabled one is a denial. */
 function resolveTool(run: RunContext, pending: PendingCall): void {
   const { call } = pending;
-  const tool = run.deps.tools.get(call.toolName);
+  const tool = run.toolset.tools.get(call.toolName);
   if (!tool) {
-    const available = run.deps.toolDefinitions.map((t) => t.name).join(", ") || "(none)";
+    const available = run.toolset.definitions.map((t) => t.name).join(", ") || "(none)";
     pending.result = errorResult(
       call,
       `Unknown tool "${call.toolName}". Available tools: ${available}. Call one of these by its exact name.`,
@@ -107,7 +108,7 @@ function resolveTool(run: RunContext, pending: PendingCall): void {
     return;
   }
   pending.tool = tool;
-  if (run.deps.disabledTools.has(call.toolName)) {
+  if (run.toolset.disabled.has(call.toolName)) {
     deny(run, pending, "disabled by policy");
     pending.result = errorResult(call, `Tool "${call.toolName}" is disabled by policy and cannot be called.`);
   }
@@ -183,6 +184,7 @@ async function approval(run: RunContext, pending: PendingCall): Promise<void> {
     pending.ask === undefined && (policyFor(config.toolPolicies, call.toolName).autoApprove ?? tool!.readOnly === true);
   if (!config.requestToolApproval || autoApprove) return;
   let decision: ToolApprovalDecision;
+  run.deps.live.status = "awaiting_approval";
   try {
     decision = await config.requestToolApproval({
       toolCall: { toolCallId: call.toolCallId, toolName: call.toolName, input: pending.input },
@@ -197,6 +199,7 @@ async function approval(run: RunContext, pending: PendingCall): Promise<void> {
       reason: `the approval request failed: ${(error as Error)?.message ?? String(error)}`,
     };
   }
+  run.deps.live.status = "running";
   if (run.signal.aborted) {
     pending.result = notRunResult(call, "the run was aborted.");
     pending.silent = true;
@@ -239,6 +242,7 @@ async function execute(run: RunContext, prepared: PendingCall): Promise<ToolResu
       fanout: run.fanout,
       emitUpdate: (update) => run.emit({ type: "tool-updated", toolCall: call, update }),
       run: run.toolRunContext,
+      snapshot: run.deps.snapshot,
       ...(span && { span }),
     });
     if (outcome.kind !== "ok") errorType = outcome.kind;
@@ -267,6 +271,8 @@ async function execute(run: RunContext, prepared: PendingCall): Promise<ToolResu
     }
   }
   span?.end(result!, errorType);
+  if (result!.isError) noteError(run.deps.live, toolOutputText(result!.output), "tool_error");
+  run.deps.live.pendingToolCalls.delete(call.toolCallId);
   run.emit({ type: "tool-finished", toolCall: call, result: result!, durationMs: Date.now() - prepared.startedAt });
   return result!;
 }

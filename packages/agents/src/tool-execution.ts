@@ -1,4 +1,4 @@
-import type { AgentTool, ImagePart, TextPart, ToolContext, ToolResultOutput } from "@heddle/shared";
+import type { AgentSnapshot, AgentTool, ImagePart, TextPart, ToolContext, ToolResultOutput } from "@heddle/shared";
 import { neutralizeOutput } from "./context-message.js";
 import type { ToolSpan } from "./telemetry.js";
 
@@ -27,6 +27,8 @@ export interface ExecuteToolOptions {
   >;
   /** The call's `execute_tool` span, when the run has telemetry: the tool runs inside its context. */
   span?: ToolSpan;
+  /** The agent's state, read only when the tool reads `ctx.snapshot`. */
+  snapshot?: () => AgentSnapshot;
 }
 
 /** What a tool returned, as a result's output: a string as is, text/image parts as they are, the rest as JSON. */
@@ -66,7 +68,9 @@ export async function executeTool(
   input: unknown,
   options: ExecuteToolOptions,
 ): Promise<ToolExecutionOutcome> {
-  const attemptsAllowed = 1 + Math.max(0, Math.floor(tool.maxRetries ?? 0));
+  // A tool that says it must not run twice (side effects) gets one attempt, whatever maxRetries says.
+  const retries = tool.retryable === false ? 0 : Math.max(0, Math.floor(tool.maxRetries ?? 0));
+  const attemptsAllowed = 1 + retries;
   let lastError: unknown;
   for (let attempt = 1; attempt <= attemptsAllowed; attempt++) {
     if (options.fanout.signal.aborted) return aborted(tool, attempt - 1);
@@ -123,6 +127,7 @@ function attemptOnce(tool: AgentTool, input: unknown, options: ExecuteToolOption
         settle({ kind: "timeout" });
       }, tool.timeoutMs);
     }
+    const snapshot = options.snapshot;
     const ctx: ToolContext = {
       ...options.run,
       toolCallId: options.toolCallId,
@@ -130,6 +135,10 @@ function attemptOnce(tool: AgentTool, input: unknown, options: ExecuteToolOption
       metadata: options.metadata,
       emitUpdate: (update) => {
         if (!settled) options.emitUpdate(update);
+      },
+      // A getter: the deep copy is made only if the tool reads it.
+      get snapshot() {
+        return snapshot?.();
       },
     };
     try {

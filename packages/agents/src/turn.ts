@@ -10,7 +10,7 @@ import {
 import { drainPendingUserMessages, limitReached } from "./between-turns.js";
 import { asksToStop, callHook, callHooks, stopRequestFrom } from "./hooks.js";
 import { applyBeforeModel, projectRequest } from "./model-request.js";
-import type { NextStep, RunContext, RunEnd } from "./run-context.js";
+import { type NextStep, noteError, type RunContext, type RunEnd } from "./run-context.js";
 import { runToolCalls } from "./tool-calls.js";
 import { estimateRequestSize, notRunResult } from "./transcript.js";
 
@@ -45,6 +45,7 @@ export async function runTurn(run: RunContext, state: TurnState): Promise<NextSt
     });
   }
   await drainPendingUserMessages(run);
+  await run.refreshToolset();
   const pendingContext = run.context.take();
   if (pendingContext) run.append(pendingContext);
 
@@ -66,10 +67,13 @@ export async function runTurn(run: RunContext, state: TurnState): Promise<NextSt
   if (finish.reason === "error") {
     const error: ModelError = finish.error ?? { kind: "unknown", message: "the model call failed", retryable: false };
     const partial = assistantMessage(assembler.partialText(), { model: modelRef, finishReason: "error" });
+    noteError(run.deps.live, error.message, error.kind);
     await afterModel(run, partial, "error", error);
-    if (error.kind === "context_overflow" && !state.overflowTried && run.deps.config.prepareTurn) {
+    const canShrink = Boolean(run.deps.config.prepareTurn);
+    if (error.kind === "context_overflow" && !state.overflowTried && canShrink) {
       return { type: "retry_smaller", overflowedSize: estimateRequestSize(request.messages, request.systemPrompt) };
     }
+    if (error.kind === "context_overflow") return final(overflowEnd(error, state.overflowTried));
     return final({ status: "failed", reason: "model_error", detail: error.message, error });
   }
 
@@ -79,7 +83,7 @@ export async function runTurn(run: RunContext, state: TurnState): Promise<NextSt
     role: "assistant",
     content: assembled.content,
     createdAt: Date.now(),
-    model: modelRef,
+    model: run.deps.config.messageModelInfo ?? modelRef,
     ...(usage && { usage }),
     finishReason: finish.reason,
   };
@@ -119,6 +123,7 @@ export async function runTurn(run: RunContext, state: TurnState): Promise<NextSt
     ({ results, completion } = await runToolCalls(run, assembled.toolCalls));
   }
   run.append(toolResultMessage(results));
+  run.emit(toolUseSummary(results));
   await afterTurn(run, message, results);
   run.emit({ type: "turn-finished" });
   const afterTools = run.checkpoint();
@@ -129,6 +134,37 @@ export async function runTurn(run: RunContext, state: TurnState): Promise<NextSt
   }
   const limit = await limitReached(run, message);
   return limit ? final(limit) : { type: "run_again" };
+}
+
+/**
+ * How a run ends on a context overflow the one recovery could not fix: Heddle's own words, saying what to do (the
+ * vendor's text differs per vendor and often quotes the prompt).
+ */
+function overflowEnd(error: ModelError, triedToShrink: boolean): RunEnd {
+  const message = triedToShrink
+    ? "The conversation is still larger than the model's context window after compacting it. Start a new session, " +
+      "remove large content from it, or switch to a model with a larger context window."
+    : "The request is larger than the model's context window, and nothing in this agent can compact it (no " +
+      "prepareTurn or compaction). Compact the conversation, start a new session, or switch to a model with a " +
+      "larger context window.";
+  return {
+    status: "failed",
+    reason: "model_error",
+    detail: message,
+    error: { kind: "context_overflow", message, retryable: false, ...(error.status && { status: error.status }) },
+  };
+}
+
+/** What a round of tool calls did, in one line and per call. */
+function toolUseSummary(results: readonly ToolResultPart[]) {
+  const toolCalls = results.map((r) => ({
+    toolCallId: r.toolCallId,
+    toolName: r.toolName,
+    isError: r.isError === true,
+  }));
+  const parts = toolCalls.map((c) => `${c.toolName} (${c.isError ? "error" : "ok"})`);
+  const summary = `Ran ${toolCalls.length} tool call${toolCalls.length === 1 ? "" : "s"}: ${parts.join(", ")}.`;
+  return { type: "tool-use-summary" as const, summary, toolCalls };
 }
 
 async function afterModel(

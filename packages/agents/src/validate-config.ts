@@ -64,7 +64,10 @@ const configSchema = z
     providerId: optionalString,
     modelId: optionalString,
     systemPrompt: optionalString,
-    tools: z.optional(z.array(toolSchema, { error: '"tools" must be an array' })),
+    tools: z.optional(
+      z.union([z.array(toolSchema), fn('"tools"')], { error: '"tools" must be an array of tools or a function' }),
+    ),
+    modelTools: z.optional(z.array(z.unknown(), { error: '"modelTools" must be an array' })),
     hooks: hooksSchema,
     plugins: z.optional(
       z.array(
@@ -113,6 +116,22 @@ const configSchema = z
     parentAgentId: optionalString,
     agentRole: optionalString,
     metadata: z.optional(z.record(z.string(), z.unknown())),
+    toolContextMetadata: z.optional(z.record(z.string(), z.unknown())),
+    modelOptions: z.optional(z.record(z.string(), z.unknown())),
+    messageModelInfo: z.optional(
+      z.object({ provider: z.string().check(z.minLength(1)), id: z.string().check(z.minLength(1)) }),
+    ),
+    distinctId: optionalString,
+    clientName: optionalString,
+    clientVersion: optionalString,
+    clineCoreVersion: optionalString,
+    completionPolicy: z.optional(
+      z.looseObject({
+        requireCompletionTool: z.optional(z.boolean()),
+        reminder: optionalString,
+        completionGuard: z.optional(fn("completionPolicy.completionGuard")),
+      }),
+    ),
   })
   .check(
     z.refine((config) => config.model !== undefined || Boolean(config.providerId && config.modelId), {
@@ -157,5 +176,5 @@ export function validateConfig(config: AgentRuntimeConfig): void {
   if (typeof config !== "object" || config === null) throw new ConfigError("AgentRuntime: config must be an object");
   const parsed = configSchema.safeParse(config);
   if (!parsed.success) fail(parsed.error, "AgentRuntime");
-  assertUniqueToolNames(config.tools ?? [], "AgentRuntime tools");
+  if (Array.isArray(config.tools)) assertUniqueToolNames(config.tools, "AgentRuntime tools");
 }

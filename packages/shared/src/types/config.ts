@@ -2,7 +2,7 @@
 
 import type { Logger } from "../errors.js";
 import type { AgentHooks } from "./hooks.js";
-import type { AgentMessage, AgentUsage, ContentPart } from "./messages.js";
+import type { AgentMessage, AgentUsage, ContentPart, ModelRef } from "./messages.js";
 import type { AgentModel, ModelCallOptions, ModelInfo, ToolDefinition } from "./model.js";
 import type { AgentPlugin } from "./plugins.js";
 import type { AgentTool, ToolApprovalDecision, ToolApprovalRequest, ToolPolicy } from "./tools.js";
@@ -44,9 +44,11 @@ export interface PrepareTurnResult {
 
 /** Ask the model to finish through a completion tool instead of simply stopping. */
 export interface CompletionPolicy {
-  requireCompletionTool: boolean;
+  requireCompletionTool?: boolean;
   /** Text of the one reminder sent when the model stops without calling it. */
   reminder?: string;
+  /** Cline's name for the top-level `completionGuard` (give one or the other). */
+  completionGuard?(ctx: CompletionGuardContext): string | undefined | void | Promise<string | undefined | void>;
 }
 
 /** What `completionGuard` sees when the run would end because the model stopped. */
@@ -81,7 +83,13 @@ export interface AgentRuntimeConfig extends Partial<ProviderModelConfig> {
   /** Default request options (max tokens, temperature, reasoning, caching, ...). */
   options?: ModelCallOptions;
   systemPrompt?: string;
-  tools?: AgentTool[];
+  /**
+   * The tools: an array, or a function called before each model call (a tool list that changes within one run,
+   * like an MCP server's after `tools/list_changed`, reaches the next call).
+   */
+  tools?: AgentTool[] | AgentToolSource;
+  /** Provider-side tools in the vendor's own shape, sent unchanged (see `AgentModelRequest.modelTools`). */
+  modelTools?: unknown[];
   hooks?: AgentHooks;
   plugins?: AgentPlugin[];
   initialMessages?: AgentMessage[];
@@ -114,4 +122,20 @@ export interface AgentRuntimeConfig extends Partial<ProviderModelConfig> {
   agentRole?: string;
   /** Passed to every tool's `ctx.metadata` and every plugin's setup. */
   metadata?: { [key: string]: unknown };
+
+  // Names Cline's SDK uses for the same things. Each works; giving both names of one thing is a ConfigError.
+  /** Cline's name for `metadata`. */
+  toolContextMetadata?: { [key: string]: unknown };
+  /** Cline's name for `options`. */
+  modelOptions?: ModelCallOptions;
+  /** The model recorded on each assistant message (default: the model that answered). */
+  messageModelInfo?: ModelRef;
+  /** Who runs the agent, for telemetry: span attributes `heddle.distinct_id`, `heddle.client.*`. */
+  distinctId?: string;
+  clientName?: string;
+  clientVersion?: string;
+  clineCoreVersion?: string;
 }
+
+/** Tools read before each model call. */
+export type AgentToolSource = () => AgentTool[] | Promise<AgentTool[]>;

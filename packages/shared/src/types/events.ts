@@ -1,9 +1,11 @@
 /** Runtime events: part of Heddle's public contract (see `index.ts`). */
-import type { AgentMessage, AgentUsage, FinishReason, ToolCallPart, ToolResultPart } from "./messages.js";
+import type { AgentMessage, AgentUsage, FinishReason, ModelRef, ToolCallPart, ToolResultPart } from "./messages.js";
 import type { AgentRunResult } from "./results.js";
 
 /** Fields every runtime event carries. */
 export interface AgentEventBase {
+  /** Unique per event: the run's id and the event's number in the run. */
+  id: string;
   agentId: string;
   runId: string;
   iteration: number;
@@ -15,35 +17,32 @@ export interface AgentEventBase {
 
 /** Everything the loop reports. No event carries a copy of the history; `snapshot()` gives it on demand. */
 export type AgentRuntimeEvent = AgentEventBase &
+  /** `tools`: the names offered at the start of the run; `model`: the model that runs it. */
   (
-    | { type: "run-started" }
+    | { type: "run-started"; tools: string[]; model: ModelRef }
     | { type: "message-added"; message: AgentMessage }
     | { type: "turn-started" }
-    | { type: "assistant-text-delta"; text: string }
-    | { type: "assistant-reasoning-delta"; text: string }
+    /** `accumulatedText`: the text of this model response so far, this delta included. */
+    | { type: "assistant-text-delta"; text: string; accumulatedText: string }
+    | { type: "assistant-reasoning-delta"; text: string; accumulatedText: string }
     | { type: "assistant-message"; message: AgentMessage; finishReason: FinishReason }
     | { type: "tool-started"; toolCall: ToolCallPart }
     | { type: "tool-updated"; toolCall: ToolCallPart; update: unknown }
     | { type: "tool-finished"; toolCall: ToolCallPart; result: ToolResultPart; durationMs: number }
     | { type: "usage-updated"; usage: AgentUsage; delta: AgentUsage }
+    /** After each round of tool calls: what ran and how it ended, with a one-line summary. */
+    | { type: "tool-use-summary"; summary: string; toolCalls: ToolUseSummaryEntry[] }
     | { type: "turn-finished" }
     | { type: "status-notice"; message: string; code?: string }
     | { type: "run-finished"; result: AgentRunResult }
   );
 
+/** One call of a tool round, as `tool-use-summary` reports it. */
+export interface ToolUseSummaryEntry {
+  toolCallId: string;
+  toolName: string;
+  isError: boolean;
+}
+
 /** The `type` of a runtime event. */
 export type AgentRuntimeEventType = AgentRuntimeEvent["type"];
-
-/** The full state of an agent, on demand. */
-export interface AgentSnapshot {
-  agentId: string;
-  parentAgentId?: string;
-  agentRole?: string;
-  conversationId?: string;
-  sessionId?: string;
-  runId?: string;
-  running: boolean;
-  iteration: number;
-  messages: AgentMessage[];
-  usage: AgentUsage;
-}

@@ -12,4 +12,5 @@ export * from "./messages.js";
 export * from "./model.js";
 export * from "./plugins.js";
 export * from "./results.js";
+export * from "./snapshot.js";
 export * from "./tools.js";

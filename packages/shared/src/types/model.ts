@@ -46,6 +46,12 @@ export interface AgentModelRequest {
    * whole input. Default: wanted. The agent loop asks for none: it runs calls from their end events only.
    */
   toolCallDeltas?: boolean;
+  /**
+   * Provider-side tools (a vendor's web search, code execution, ...) in the vendor's own shape: appended unchanged
+   * to the request's tool list by the family that sends it. Calls the provider runs itself never come back as
+   * tool calls to run locally.
+   */
+  modelTools?: unknown[];
 }
 
 /** The kinds of model failure, classified from status codes and error types (text only as a last resort). */

@@ -10,6 +10,8 @@ export interface PluginSetupContext {
   agentRole?: string;
   sessionId?: string;
   conversationId?: string;
+  /** The agent's system prompt, as configured. */
+  systemPrompt?: string;
   /** Host-provided values (a workspace root, a logger, ...). */
   metadata: { [key: string]: unknown };
 }

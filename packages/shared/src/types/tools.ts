@@ -1,6 +1,8 @@
 /** Tools: part of Heddle's public contract (see `index.ts`). */
+
 import type { JsonSchema } from "./json.js";
 import type { AgentUsage } from "./messages.js";
+import type { AgentSnapshot } from "./snapshot.js";
 
 /** What a tool's `execute` receives besides its input. */
 export interface ToolContext {
@@ -25,6 +27,11 @@ export interface ToolContext {
   reportUsage(usage: Partial<AgentUsage>): void;
   /** What is left of the run's `maxBudgetUsd` now (tool-reported usage counted); `undefined` without a budget. */
   remainingBudgetUsd?(): number | undefined;
+  /**
+   * The agent's state when it is read (`agent.snapshot()`): taken on first access only, so a tool that never reads
+   * it costs nothing.
+   */
+  readonly snapshot?: AgentSnapshot;
   /**
    * The run's tool rules (one object per run): a tool that starts another agent (a sub-agent) holds that agent to
    * them, so a child can never run what its parent may not.
@@ -53,6 +60,8 @@ export interface AgentTool<I = any, O = unknown> {
   timeoutMs?: number;
   /** Extra attempts after a thrown error (not after a validation error). */
   maxRetries?: number;
+  /** `false`: never run again after a failure, whatever `maxRetries` says (a call with side effects). */
+  retryable?: boolean;
   lifecycle?: { completesRun?: boolean };
   /** Does not change anything outside the run; safe to run in parallel and to auto-approve. */
   readOnly?: boolean;
