@@ -85,6 +85,9 @@ export function toAnthropicBody(request: AgentModelRequest, modelId: string, inf
     else if (choice && typeof choice === "object") body.tool_choice = { type: "tool", name: choice.toolName };
   }
 
+  // Provider-side tools (web_search, code_execution, ...) go in as given: the caller wrote them in Anthropic's shape.
+  if (request.modelTools?.length) body.tools = [...((body.tools as unknown[]) ?? []), ...request.modelTools];
+
   if (budgetTokens !== undefined) body.thinking = { type: "enabled", budget_tokens: budgetTokens };
   // The API rejects a temperature other than 1 with thinking on, so it is left out rather than failing the call.
   else if (options.temperature !== undefined) body.temperature = options.temperature;

@@ -233,6 +233,8 @@ export function toGeminiRequest(request: AgentModelRequest, modelId: string): Ge
       },
     ];
   }
+  // Provider-side tools ({googleSearch: {}}, {codeExecution: {}}, ...) go in as given, each its own Tool entry.
+  if (request.modelTools?.length) config.tools = [...(config.tools ?? []), ...(request.modelTools as never[])];
   const tools = toolConfig(options.toolChoice);
   if (tools) config.toolConfig = tools;
   if (options.maxTokens !== undefined) config.maxOutputTokens = options.maxTokens;

@@ -147,6 +147,9 @@ export function toChatRequest(modelId: string, request: AgentModelRequest): Chat
       type: "function",
       function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
     }));
+  // Provider-side tools go in as given: the caller wrote them in this vendor's shape.
+  if (request.modelTools?.length)
+    body.tools = [...(body.tools ?? []), ...(request.modelTools as NonNullable<ChatRequestBody["tools"]>)];
   if (options.toolChoice !== undefined && request.tools.length > 0) body.tool_choice = toolChoice(options.toolChoice);
   if (options.maxTokens !== undefined) body.max_completion_tokens = options.maxTokens;
   if (options.temperature !== undefined) body.temperature = options.temperature;

@@ -199,6 +199,8 @@ export function buildResponsesBody(modelId: string, request: AgentModelRequest, 
       strict: false,
     }));
   }
+  // Provider-side tools (web_search, file_search, ...) go in as given: the caller wrote them in this vendor's shape.
+  if (request.modelTools?.length) body.tools = [...((body.tools as unknown[]) ?? []), ...request.modelTools];
   if (options.toolChoice !== undefined) body.tool_choice = toolChoice(options.toolChoice);
   if (options.maxTokens !== undefined) body.max_output_tokens = options.maxTokens;
   if (options.temperature !== undefined) body.temperature = options.temperature;
