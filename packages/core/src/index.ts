@@ -88,6 +88,8 @@ export {
   type AgentTeamManagerOptions,
   createSpawnAgentTool,
   createTeamTools,
+  DEFAULT_MAX_SPAWNS,
+  DEFAULT_SUBAGENT_PROMPT,
   formatShutdownApproved,
   formatShutdownRequest,
   InMemoryTeamMailbox,

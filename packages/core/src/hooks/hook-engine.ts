@@ -120,6 +120,9 @@ const MATCH_FIELD: { [E in HookEventName]?: keyof HookPayload } = {
   PreCompact: "trigger",
   SubagentStart: "agent_type",
   SubagentStop: "agent_type",
+  PermissionRequest: "tool_name",
+  Notification: "notification_type",
+  Setup: "trigger",
 };
 
 const PLAIN_STDOUT_IS_CONTEXT = new Set<HookEventName>(["SessionStart", "UserPromptSubmit"]);

@@ -15,6 +15,11 @@ export const HOOK_EVENTS = [
   "SubagentStop",
   "PreCompact",
   "SessionEnd",
+  "PermissionRequest",
+  "Notification",
+  "Setup",
+  "TeammateIdle",
+  "TaskCompleted",
 ] as const;
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];

@@ -5,12 +5,13 @@
  * guidance, telemetry or limits.
  */
 import { AgentRuntime } from "@heddle/agents";
-import type { AgentHooks, AgentRuntimeConfig, AgentTool } from "@heddle/shared";
+import type { AgentHooks, AgentRuntimeConfig, AgentTool, AgentToolSource } from "@heddle/shared";
 import type { FileCheckpointer } from "../checkpoints/index.js";
 import { createSkillsPromptHooks, createTodoReminderHooks } from "../guidance/index.js";
 import { createHookEngine, type HookEngine, type HookEngineOptions } from "../hooks/index.js";
 import { createSafetyHooks, mergeHooks, type SafetyListeners } from "../safety/index.js";
 import { LimitScope } from "./limits.js";
+import { withPermissionHooks } from "./permission-hooks.js";
 import {
   type AgentPolicy,
   type GuidanceOptions,
@@ -170,7 +171,7 @@ export class AgentHost {
     const budgetLeft = scope.budgetLeft();
     const engine = policy.commandHooks;
     const guidance = policy.guidance;
-    const offered = tools && host.#offer(tools, { host, scope, model: config.model, tools });
+    const offered = tools && host.#offer(tools, { host, scope, model: config.model });
     const effectiveTelemetry = telemetry ?? policy.telemetry;
     return new AgentRuntime({
       ...config,
@@ -197,10 +198,25 @@ export class AgentHost {
   }
 
   // The tools a run offers: tools that start agents bound to this host, and file tools checkpointed. A tool the
-  // policy disables stays in the list: the loop refuses it and tells the model why.
-  #offer(tools: AgentTool[], binding: HostBinding): AgentTool[] {
+  // policy disables stays in the list: the loop refuses it and tells the model why. A tools function is wrapped:
+  // read before each model call, and offered again only when it returns a different list.
+  #offer(tools: AgentTool[] | AgentToolSource, binding: Omit<HostBinding, "tools">): AgentTool[] | AgentToolSource {
+    if (typeof tools !== "function") return this.#offerList(tools, binding);
+    let lastList: AgentTool[] | undefined;
+    let lastOffered: AgentTool[] = [];
+    return async () => {
+      const list = await tools();
+      if (list !== lastList && Array.isArray(list)) {
+        lastOffered = this.#offerList(list, binding);
+        lastList = list;
+      }
+      return Array.isArray(list) ? lastOffered : list;
+    };
+  }
+
+  #offerList(tools: AgentTool[], binding: Omit<HostBinding, "tools">): AgentTool[] {
     const bound = tools.some(isHostedTool)
-      ? tools.map((tool) => (isHostedTool(tool) ? tool[BIND_TO_HOST](binding) : tool))
+      ? tools.map((tool) => (isHostedTool(tool) ? tool[BIND_TO_HOST]({ ...binding, tools }) : tool))
       : tools;
     return this.policy.checkpointer ? this.policy.checkpointer.guardTools(bound) : bound;
   }
@@ -224,11 +240,18 @@ export function isHookEngine(value: HookEngine | HookEngineOptions): value is Ho
 
 /** The root of a tree of hosts. */
 export function createAgentHost(options: AgentHostOptions = {}): AgentHost {
-  const { commandHooks, ...policy } = options;
+  const { commandHooks, requestToolApproval, ...policy } = options;
   const engine = commandHooks
     ? isHookEngine(commandHooks)
       ? commandHooks
       : createHookEngine(commandHooks)
     : undefined;
-  return new AgentHost({ ...policy, ...(engine && { commandHooks: engine }) });
+  // The hooks of a permission prompt wrap the root's approver, so every child's request (which ends there) runs them.
+  const approver =
+    requestToolApproval && engine ? withPermissionHooks(requestToolApproval, engine) : requestToolApproval;
+  return new AgentHost({
+    ...policy,
+    ...(approver && { requestToolApproval: approver }),
+    ...(engine && { commandHooks: engine }),
+  });
 }

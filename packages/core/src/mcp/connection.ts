@@ -53,6 +53,7 @@ export interface McpAgentTool extends AgentTool {
 /** The live set of MCP servers a host uses. */
 export interface McpConnection {
   /** The tools of every connected server, named `mcp__<server>__<tool>`; a failed server's tools are gone. */
+  /** The tools of every connected server: the same array until the list changes (treat it as read-only). */
   tools(): McpAgentTool[];
   servers(): McpServerInfo[];
   /** Called with the new tool list after `notifications/tools/list_changed`, a failure or a close. */
@@ -84,6 +85,8 @@ export async function connectMcpServers(config: McpConfig, options: McpConnectOp
   const statusListeners = new Set<(change: McpStatusChange) => void>();
   if (options.onStatusChange) statusListeners.add(options.onStatusChange);
   let tools: McpAgentTool[] = [];
+  // What tools() hands out: one array until the list changes, so a caller can tell "unchanged" by identity.
+  let view: McpAgentTool[] | undefined;
   let names = new Map<McpServerHandle, Map<Tool, string>>();
   let closed = false;
 
@@ -111,6 +114,7 @@ export async function connectMcpServers(config: McpConfig, options: McpConnectOp
       if (kept && kept.mcp.server === handle.name && sameTool(kept, fresh)) return kept;
       return fresh;
     });
+    view = undefined;
     for (const listener of toolsListeners) safely(listener, [...tools]);
   };
   const toAgentTool = (handle: McpServerHandle, tool: Tool, name: string): McpAgentTool => ({
@@ -156,7 +160,7 @@ export async function connectMcpServers(config: McpConfig, options: McpConnectOp
   for (const handle of handles) announce(handle);
 
   return {
-    tools: () => [...tools],
+    tools: () => (view ??= [...tools]),
     servers: () =>
       handles.map((handle) => ({
         name: handle.name,
@@ -196,7 +200,16 @@ export function withMcpTools(
   builtIns: readonly AgentTool[] | (() => readonly AgentTool[]),
   connection: Pick<McpConnection, "tools">,
 ): () => AgentTool[] {
-  return () => [...(typeof builtIns === "function" ? builtIns() : builtIns), ...connection.tools()];
+  // The same array while neither list changed, so the loop (which reads tools before every model call) rebuilds
+  // its tool set only when a server's list really changed.
+  let last: { own: readonly AgentTool[]; mcp: readonly AgentTool[]; all: AgentTool[] } | undefined;
+  return () => {
+    const own = typeof builtIns === "function" ? builtIns() : builtIns;
+    const mcp = connection.tools();
+    if (last && last.own === own && last.mcp === mcp) return last.all;
+    last = { own, mcp, all: [...own, ...mcp] };
+    return last.all;
+  };
 }
 
 function sameTool(kept: McpAgentTool, fresh: McpAgentTool): boolean {

@@ -6,6 +6,7 @@ import {
   createId,
   emptyUsage,
   getMessageText,
+  type ModelRef,
   normalizeRunInput,
 } from "@heddle/shared";
 import type { CompactionOptions, PreCompactContext, PreCompactResult } from "../compaction/index.js";
@@ -43,6 +44,9 @@ export class SessionHooks {
     const source = this.#startSource;
     if (source !== undefined) {
       this.#startSource = undefined;
+      // A new session is set up once, before it starts (Claude Code's Setup event, trigger "init").
+      if (source === "startup")
+        await this.engine.run("Setup", { session_id: this.#sessionId, trigger: "init", signal });
       const start = await this.engine.sessionStart({ session_id: this.#sessionId, source, signal });
       this.#startContext = start.additionalContext;
     }
@@ -128,10 +132,15 @@ export function blockedTurnResult(reason: string, messages: AgentRunResult["mess
 }
 
 /** The events of a blocked turn, so a `stream` still ends with `run-finished`. */
-export function blockedTurnEvents(result: AgentRunResult, agentId: string | undefined): AgentRuntimeEvent[] {
-  const base = { agentId: agentId ?? createId("agent"), runId: createId("run"), iteration: 0 };
+export function blockedTurnEvents(
+  result: AgentRunResult,
+  agentId: string | undefined,
+  model: ModelRef,
+): AgentRuntimeEvent[] {
+  const runId = createId("run");
+  const base = { agentId: agentId ?? createId("agent"), runId, iteration: 0 };
   return [
-    { ...base, type: "run-started" },
-    { ...base, type: "run-finished", result },
+    { ...base, id: `${runId}.1`, type: "run-started", tools: [], model },
+    { ...base, id: `${runId}.2`, type: "run-finished", result },
   ];
 }

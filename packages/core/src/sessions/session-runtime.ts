@@ -24,7 +24,7 @@ import { SessionListeners } from "./session-listeners.js";
 import type { RewindPreview, RewindResult, SessionOptions } from "./session-options.js";
 import { type SessionRunStream, streamTurn } from "./session-stream.js";
 import type { SessionStore, WorkingContext } from "./store.js";
-import { resolveTurnTools, turnSpec } from "./turn-spec.js";
+import { turnSpec, turnTools } from "./turn-spec.js";
 import { WriteQueue } from "./write-queue.js";
 
 export type { RewindPreview, RewindResult, SessionOptions, SessionTools } from "./session-options.js";
@@ -128,7 +128,7 @@ export class SessionRuntime {
       const history = await this.store.getHistory(this.id);
       if (gate.blocked) return this.#blocked(gate.reason, history);
       this.#lastMessageId = head;
-      const tools = await resolveTurnTools(this.#internals.options.tools, this.id);
+      const tools = turnTools(this.#internals.options.tools, this.id);
       const agent = this.#internals.host.createAgent(
         turnSpec({
           sessionId: this.id,
@@ -166,7 +166,8 @@ export class SessionRuntime {
   // A blocked prompt is not stored and no model is called; listeners still see the run end.
   #blocked(reason: string, history: AgentMessage[]): AgentRunResult {
     const result = blockedTurnResult(reason, history);
-    for (const event of blockedTurnEvents(result, this.#internals.options.agentId))
+    const model = this.#modelRef() ?? { provider: "unknown", id: "unknown" };
+    for (const event of blockedTurnEvents(result, this.#internals.options.agentId, model))
       this.#emit({ ...event, sessionId: this.id });
     return result;
   }

@@ -1,4 +1,11 @@
-import type { AgentHooks, AgentMessage, AgentTool, PrepareTurnContext, PrepareTurnResult } from "@heddle/shared";
+import type {
+  AgentHooks,
+  AgentMessage,
+  AgentTool,
+  AgentToolSource,
+  PrepareTurnContext,
+  PrepareTurnResult,
+} from "@heddle/shared";
 import type { Compactor } from "../compaction/index.js";
 import type { AgentSpec } from "../host/index.js";
 import { InvalidSessionInputError } from "./errors.js";
@@ -11,8 +18,8 @@ export interface TurnSpecSources {
   options: SessionOptions;
   /** The stored history the turn starts from: read from the store for this turn, never kept from the last. */
   history: AgentMessage[];
-  /** The turn's tools (see `resolveTurnTools`). */
-  tools: AgentTool[] | undefined;
+  /** The turn's tools: an array, or a function read before each model call (see `turnTools`). */
+  tools: AgentTool[] | AgentToolSource | undefined;
   /** Context the session-level hooks (SessionStart, UserPromptSubmit) add to the turn's first request. */
   hookContext: AgentHooks | undefined;
   /** Resolves when every message queued so far is stored. */
@@ -73,11 +80,19 @@ export function turnSpec(sources: TurnSpecSources): AgentSpec {
   };
 }
 
-/** The tools of one turn: the array, or what the session's tools function returns now. */
-export async function resolveTurnTools(tools: SessionTools | undefined, sessionId: string) {
+/**
+ * The tools of one turn: the array, or the session's tools function, read before each model call so a list that
+ * changes during the turn (an MCP server's `tools/list_changed`) reaches the next call.
+ */
+export function turnTools(
+  tools: SessionTools | undefined,
+  sessionId: string,
+): AgentTool[] | AgentToolSource | undefined {
   if (typeof tools !== "function") return tools;
-  const resolved: AgentTool[] = await tools({ sessionId });
-  if (!Array.isArray(resolved))
-    throw new InvalidSessionInputError("tools(): the session's tools function must return an array of tools");
-  return resolved;
+  return async () => {
+    const resolved: AgentTool[] = await tools({ sessionId });
+    if (!Array.isArray(resolved))
+      throw new InvalidSessionInputError("tools(): the session's tools function must return an array of tools");
+    return resolved;
+  };
 }

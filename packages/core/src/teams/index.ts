@@ -19,6 +19,7 @@ export { type RedisClientLike, RedisTeamMailbox, type RedisTeamMailboxOptions } 
 export {
   createSpawnAgentTool,
   DEFAULT_MAX_SPAWNS,
+  DEFAULT_SUBAGENT_PROMPT,
   isSubagentUpdate,
   SPAWN_AGENT_TOOL_NAME,
   type SpawnAgentInput,

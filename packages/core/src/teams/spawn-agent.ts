@@ -90,6 +90,12 @@ const DEFAULT_DESCRIPTION =
 
 export const SPAWN_AGENT_TOOL_NAME = "spawn_agent";
 
+/** A sub-agent's system prompt when the host gives none: it works alone, then reports. */
+export const DEFAULT_SUBAGENT_PROMPT =
+  "You are a sub-agent: another agent gave you one self-contained task. Complete it with the tools you have, " +
+  "without asking questions (no one will answer). When you are done, end with a short summary of what you did " +
+  "and what you found: that summary is all the agent that started you will see.";
+
 const SPAWN_INPUT = z.object({
   description: z.string().min(1).describe("A short (3-7 words) name for the task, shown to the user."),
   prompt: z.string().min(1).describe("The complete task for the sub-agent."),
@@ -266,7 +272,7 @@ async function runSubagent(
   }
   ctx.signal.throwIfAborted();
 
-  const prompt = [config.systemPrompt, hookContext].filter(Boolean).join("\n\n");
+  const prompt = [config.systemPrompt ?? DEFAULT_SUBAGENT_PROMPT, hookContext].filter(Boolean).join("\n\n");
   // The parent's telemetry (or the tool's own): the child's run span is a child of this call's execute_tool span.
   const telemetry = childTelemetry(ctx, config.telemetry ?? parentHost.policy.telemetry);
   const child = childHost.createAgent({

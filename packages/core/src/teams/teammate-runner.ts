@@ -146,6 +146,7 @@ export class TeammateRunner {
         if (!message) {
           this.#state = "idle";
           emit({ type: "idle", agentId: this.agentId });
+          await this.#hooks?.run("TeammateIdle", this.#hookFields());
           try {
             await this.#ctx.mailbox.wait(this.agentId, signal);
           } catch (error) {
@@ -212,6 +213,20 @@ export class TeammateRunner {
         ...(failure !== undefined && { error: failure }),
       });
     }
+  }
+
+  // The team's command hooks (its host's), for the teammate events.
+  get #hooks() {
+    return this.#ctx.host.policy.commandHooks;
+  }
+
+  #hookFields() {
+    return {
+      agent_id: this.agentId,
+      session_id: this.sessionId,
+      ...(this.role !== undefined && { agent_type: this.role }),
+      ...(this.#ctx.teamId !== undefined && { team_name: this.#ctx.teamId }),
+    };
   }
 
   // A team limit that forbids the next turn stops this teammate (a non-error reason) and tells the lead.
@@ -343,6 +358,13 @@ export class TeammateRunner {
       usage: result.usage,
     };
     emit({ type: "turn-finished", ...base, result: summary });
+    if (summary.status === "completed" && (!message || message.kind === "user"))
+      await this.#hooks?.run("TaskCompleted", {
+        ...this.#hookFields(),
+        task_id: message?.id ?? INITIAL_TASK_KEY,
+        task_subject: (message?.text ?? initialPrompt ?? "").slice(0, 200),
+        output_text: summary.outputText,
+      });
     if (this.#stopController.signal.aborted) return false;
     await this.#notify(message, summary, link);
     return true;

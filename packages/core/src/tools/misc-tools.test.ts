@@ -79,8 +79,59 @@ describe("todo_write", () => {
         { content: "Add a test", status: "pending" },
       ],
     });
-    expect(out).toBe("Tasks (1/3 done):\n[x] 1. Read the code\n[>] 2. Fix the bug\n[ ] 3. Add a test");
-    expect(seen[0]).toHaveLength(3);
+    expect(out).toBe("Tasks (1/3 done):\n[x] t1. Read the code\n[>] t2. Fix the bug\n[ ] t3. Add a test");
+    expect(seen[0]).toEqual([
+      { id: "t1", content: "Read the code", status: "completed" },
+      { id: "t2", content: "Fix the bug", status: "in_progress" },
+      { id: "t3", content: "Add a test", status: "pending" },
+    ]);
+  });
+
+  it("keeps the list and its ids between calls: ids given back, the same text, merge by id", async () => {
+    const seen: TodoItem[][] = [];
+    const todo = findTool(
+      createDefaultTools({ workspaceRoot: root, preset: "read-only", onTodosChange: (t) => seen.push(t) }),
+      "todo_write",
+    );
+    await runTool(todo, {
+      todos: [
+        { content: "Read the code", status: "in_progress" },
+        { content: "Fix the bug", status: "pending" },
+      ],
+    });
+    // The whole list again: t1 by id, t2 by its text, a new item gets t3.
+    await runTool(todo, {
+      todos: [
+        { id: "t1", content: "Read the code", status: "completed" },
+        { content: "Fix the bug", status: "in_progress" },
+        { content: "Add a test", status: "pending" },
+      ],
+    });
+    expect(seen[1]!.map((t) => [t.id, t.status])).toEqual([
+      ["t1", "completed"],
+      ["t2", "in_progress"],
+      ["t3", "pending"],
+    ]);
+    // merge: only t2 changes; the rest of the list is kept.
+    const out = await runTool(todo, {
+      merge: true,
+      todos: [{ id: "t2", content: "Fix the bug", status: "completed" }],
+    });
+    expect(seen[2]!.map((t) => [t.id, t.status])).toEqual([
+      ["t1", "completed"],
+      ["t2", "completed"],
+      ["t3", "pending"],
+    ]);
+    expect(out).toContain("Tasks (2/3 done)");
+    await expect(
+      runTool(todo, {
+        merge: true,
+        todos: [
+          { id: "t3", content: "Add a test", status: "in_progress" },
+          { id: "t4", content: "x", status: "in_progress" },
+        ],
+      }),
+    ).rejects.toThrow(/At most one item may be in_progress/);
   });
 
   it("refuses two items in progress and unknown statuses", async () => {

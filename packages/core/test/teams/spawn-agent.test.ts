@@ -5,7 +5,13 @@ import { AgentRuntime } from "@heddle/agents";
 import { createScriptedModel } from "@heddle/llms/testing";
 import { type AgentRuntimeEvent, type AgentTool, getToolResults, type ToolContext } from "@heddle/shared";
 import { afterAll, describe, expect, it } from "vitest";
-import { createAgentHost, createSpawnAgentTool, isSubagentUpdate, type SubagentUpdate } from "../../src/index.js";
+import {
+  createAgentHost,
+  createSpawnAgentTool,
+  DEFAULT_SUBAGENT_PROMPT,
+  isSubagentUpdate,
+  type SubagentUpdate,
+} from "../../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "heddle-spawn-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -95,8 +101,7 @@ describe("spawn_agent", () => {
     expect(finished.event).toMatchObject({ result: { outputText: "x is 42.", messages: [] } });
   });
 
-  it('returns "(no summary)" for an empty answer and names unknown tools to the model', async () => {
-    const spawn = createSpawnAgentTool({ model: createScriptedModel([{ text: "" }]), tools: [lookupTool()] });
+  it('returns "(no summary)" for an empty answer, names unknown tools to the model, and tells a child without a prompt to finish and summarise', async () => {
     const parentModel = createScriptedModel([
       {
         toolCalls: [
@@ -106,7 +111,13 @@ describe("spawn_agent", () => {
       spawnCall(),
       { text: "ok" },
     ]);
-    const result = await new AgentRuntime({ model: parentModel, tools: [spawn] }).run("go");
+    const childModel = createScriptedModel([{ text: "" }]);
+    const result = await new AgentRuntime({
+      model: parentModel,
+      tools: [createSpawnAgentTool({ model: childModel, tools: [lookupTool()] })],
+    }).run("go");
+    // Without a system prompt of the host's, the child is told to finish and summarise.
+    expect(childModel.requests[0]!.systemPrompt).toBe(DEFAULT_SUBAGENT_PROMPT);
     expect(resultOf(result.messages, "call_bad")).toMatchObject({ isError: true });
     expect(String(resultOf(result.messages, "call_bad")?.output)).toContain("Available: lookup");
     expect(resultOf(result.messages, "call_spawn")?.output).toBe("(no summary)");
