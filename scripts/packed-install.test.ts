@@ -76,7 +76,8 @@ afterAll(async () => {
   console.log(
     `packed-install timings (ms): ${JSON.stringify(timings, (_, v) => (typeof v === "number" ? Math.round(v) : v))}`,
   );
-});
+  // Removing an installed project (node_modules and all) can take more than vitest's 10 s on a loaded machine.
+}, 120_000);
 
 describe("the packed packages, installed by npm in a project outside the workspace", () => {
   it("pnpm pack wrote real versions for workspace:* and put every exported file in the tarballs", () => {
