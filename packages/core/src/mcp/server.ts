@@ -1,4 +1,4 @@
-import type { Logger, ToolContext } from "@heddle/shared";
+import { clampTimeoutMs, type Logger, type ToolContext } from "@heddle/shared";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -74,7 +74,8 @@ export class McpServerHandle {
     const deadline = Date.now() + this.#options.connectTimeoutMs;
     try {
       this.#opened = await connectTransport(() => this.#newClient(), this.config, {
-        timeout: this.#options.connectTimeoutMs,
+        // The SDK sets a plain timer: past 2^31-1 ms (or Infinity) it fired at once and no server could start.
+        timeout: clampTimeoutMs(this.#options.connectTimeoutMs),
         onStderr: (chunk) => {
           this.#stderr.push(chunk);
           this.#options.logger.debug(`mcp ${this.name} stderr: ${chunk.toString().trimEnd()}`);
@@ -108,7 +109,7 @@ export class McpServerHandle {
         {
           signal: ctx.signal,
           // The loop's own timeout (the tool's `timeoutMs`) fires first; this one bounds direct calls.
-          timeout: this.#options.callTimeoutMs + 1000,
+          timeout: clampTimeoutMs(this.#options.callTimeoutMs + 1000),
           onprogress: (progress) => ctx.emitUpdate({ kind: "mcp-progress", ...progress }),
         },
       )) as CallToolResult;
@@ -225,7 +226,7 @@ export class McpServerHandle {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
-      const timeout = Math.max(1, deadline - Date.now());
+      const timeout = clampTimeoutMs(Math.max(1, deadline - Date.now()));
       const page = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
       tools.push(...page.tools);
       cursor = page.nextCursor;

@@ -6,6 +6,7 @@ import {
   HeddleError,
   type PluginSetupContext,
   type PluginSetupResult,
+  setSafeTimeout,
 } from "@heddle/shared";
 
 /**
@@ -59,7 +60,10 @@ export interface LoadPluginsContext extends Partial<PluginSetupContext> {
   baseDir?: string;
   /** Tool names already in use (the default tools, MCP tools): a plugin tool with one of them is renamed. */
   reservedToolNames?: Iterable<string>;
-  /** A `setup` still pending after this long fails with `plugin_setup_timeout` (default 30 000 ms). */
+  /**
+   * A `setup` still pending after this long fails with `plugin_setup_timeout` (default 30 000 ms; `Infinity`: no
+   * limit).
+   */
   setupTimeoutMs?: number;
 }
 
@@ -85,6 +89,7 @@ export async function loadPlugins(paths: readonly string[], ctx: LoadPluginsCont
   const taken = new Set<string>(ctx.reservedToolNames ?? []);
   const names = new Set<string>();
   const result: LoadPluginsResult = { plugins: [], loaded: [], failures: [] };
+  const timeoutMs = ctx.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
 
   for (const given of paths) {
     const file = path.resolve(baseDir, given);
@@ -111,7 +116,12 @@ export async function loadPlugins(paths: readonly string[], ctx: LoadPluginsCont
     const plugin = candidate as AgentPlugin;
     let setup: PluginSetupResult;
     try {
-      setup = (await withTimeout(plugin, setupContext, ctx.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS)) ?? {};
+      setup =
+        (await withTimeout(
+          () => plugin.setup?.(setupContext),
+          timeoutMs,
+          () => new PluginLoadError("plugin_setup_timeout", `plugin "${plugin.name}" setup took over ${timeoutMs} ms`),
+        )) ?? {};
     } catch (error) {
       fail("setup", error, plugin.name);
       continue;
@@ -151,23 +161,16 @@ function checkTool(tool: unknown): string | undefined {
   return undefined;
 }
 
-/** Runs `setup`, failing with `plugin_setup_timeout` if it has not settled within `ms`. */
-async function withTimeout(
-  plugin: AgentPlugin,
-  context: PluginSetupContext,
-  ms: number,
-): Promise<PluginSetupResult | void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+/** Runs `work`, failing with `timedOut()` if it has not settled within `ms` (`Infinity`: no limit). */
+async function withTimeout<T>(work: () => T | Promise<T>, ms: number, timedOut: () => Error): Promise<T> {
+  let timer: { clear(): void } | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new PluginLoadError("plugin_setup_timeout", `plugin "${plugin.name}" setup took over ${ms} ms`)),
-      Math.min(Math.max(0, ms), 2 ** 31 - 1),
-    );
+    timer = setSafeTimeout(() => reject(timedOut()), ms);
   });
   try {
-    return await Promise.race([Promise.resolve().then(() => plugin.setup?.(context)), timeout]);
+    return await Promise.race([Promise.resolve().then(work), timeout]);
   } finally {
-    clearTimeout(timer);
+    timer?.clear();
   }
 }
 

@@ -1,5 +1,7 @@
 // A malicious MCP server on the SDK's server classes, for tests: `node hostile-server.mjs <mode>` over stdio.
-// Every mode also offers a well-behaved tool `echo {text}`, so a test can see the honest part still work.
+// Every mode also offers a well-behaved tool `echo {text, delayMs?}` (it answers after `delayMs`), so a test can see
+// the honest part still work.
+//   plain              only `echo`
 //   deep-schema        `deep`: an input schema nested 5,000 levels
 //   deep-output-schema `deep_output`: an output schema nested 5,000 levels
 //   huge-description   `loud`: a 1 MB description full of escape sequences and control bytes
@@ -20,11 +22,17 @@ const deepText = `${'{"type":"object","properties":{"child":'.repeat(DEPTH)}{"ty
 const echo = {
   name: "echo",
   description: "Returns its text.",
-  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  inputSchema: {
+    type: "object",
+    properties: { text: { type: "string" }, delayMs: { type: "number" } },
+    required: ["text"],
+  },
 };
 
 function page(cursor) {
   switch (mode) {
+    case "plain":
+      return { tools: [echo] };
     case "deep-schema":
       return {
         tools: [{ name: "deep", description: "Deeply nested input.", inputSchema: DEEP }, echo],
@@ -79,7 +87,9 @@ class SplicingTransport extends StdioServerTransport {
 
 const server = new Server({ name: "hostile", version: "1.0.0" }, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, (request) => page(request.params?.cursor));
-server.setRequestHandler(CallToolRequestSchema, (request) => ({
-  content: [{ type: "text", text: `echo: ${request.params.arguments?.text ?? ""}` }],
-}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const { text = "", delayMs = 0 } = request.params.arguments ?? {};
+  await new Promise((resolve) => setTimeout(resolve, delayMs));
+  return { content: [{ type: "text", text: `echo: ${text}` }] };
+});
 await server.connect(new SplicingTransport());
