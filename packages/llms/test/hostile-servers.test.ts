@@ -95,6 +95,47 @@ describe("hostile servers", () => {
   });
 
   it.each(FAMILIES)(
+    "%s: a response that arrives one byte at a time ends at maxResponseMs with a network error",
+    async (family) => {
+      // Each byte comes well within the idle timeout, so only a limit on the whole response ends it; at one byte
+      // per 10 ms this body alone would take over a minute.
+      const sse = textSse(family, "drip ".repeat(1200));
+      server.enqueue(family, { sse, chunkSizes: 1, chunkDelayMs: 10 });
+      const events = await stream(family, { limits: { maxResponseMs: 1_000, idleTimeoutMs: 5_000 } });
+      expect(finishOf(events)).toEqual({
+        type: "finish",
+        reason: "error",
+        error: expect.objectContaining({
+          kind: "network",
+          retryable: false,
+          message: expect.stringContaining("(maxResponseMs)"),
+        }),
+      });
+      expect(textOf(events).length).toBeLessThan(6000);
+    },
+  );
+
+  it.each(FAMILIES)(
+    "%s: idleTimeoutMs and maxResponseMs of Infinity stream normally, with no timer warning",
+    async (family) => {
+      const warnings: Error[] = [];
+      const onWarning = (warning: Error) => warnings.push(warning);
+      process.on("warning", onWarning);
+      try {
+        const sse = textSse(family, "hello");
+        server.enqueue(family, { sse, stallAfterBytes: Buffer.byteLength(sse), stallMs: 200 });
+        const limits = { idleTimeoutMs: Number.POSITIVE_INFINITY, maxResponseMs: Number.POSITIVE_INFINITY };
+        const events = await stream(family, { limits });
+        expect(textOf(events)).toBe("hello");
+        // Was: a TimeoutOverflowWarning for every 1 ms the stream was open.
+        expect(warnings.map((warning) => warning.name)).not.toContain("TimeoutOverflowWarning");
+      } finally {
+        process.off("warning", onWarning);
+      }
+    },
+  );
+
+  it.each(FAMILIES)(
     "%s: a stalled stream still ends at the idle timeout when garbage is collected while it waits",
     async (family) => {
       // The Anthropic client drops its abort listener once the response body object it saw is collected (its
