@@ -141,6 +141,44 @@ describe("loadPlugins hardening", () => {
     }
   });
 
+  it("times out a module whose import never settles (plugin_import_timeout); the plugins after it still load", async () => {
+    const started = new Promise<void>((resolve) => {
+      (globalThis as { heddleImportStarted?: () => void }).heddleImportStarted = resolve;
+    });
+    await pluginFile(
+      "stuck.mjs",
+      `globalThis.heddleImportStarted();\nawait new Promise(() => {});\nexport default { name: "stuck", setup: () => ({}) };`,
+    );
+    await pluginFile(
+      "good.mjs",
+      `export default { name: "good", setup: () => ({ tools: [${tool("ok_tool", "z")}] }) };`,
+    );
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let settled = false;
+      const loading = loadPlugins(["stuck.mjs", "good.mjs"], { baseDir: dir, setupTimeoutMs: 5_000 }).finally(() => {
+        settled = true;
+      });
+      await started;
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      // Was: this never resolved, and "good" never loaded.
+      const result = await loading;
+      expect(result.plugins.map((p) => p.name)).toEqual(["good"]);
+      expect(result.failures).toEqual([
+        expect.objectContaining({
+          path: path.join(dir, "stuck.mjs"),
+          stage: "import",
+          error: expect.objectContaining({ name: "PluginLoadError", code: "plugin_import_timeout" }),
+        }),
+      ]);
+    } finally {
+      vi.useRealTimers();
+      delete (globalThis as { heddleImportStarted?: () => void }).heddleImportStarted;
+    }
+  });
+
   it("a setupTimeoutMs of NaN or past 2^31-1 ms does not fire at once; Infinity sets no timer", async () => {
     const started = () =>
       new Promise<void>((resolve) => {

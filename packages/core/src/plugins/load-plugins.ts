@@ -17,10 +17,15 @@ export type PluginLoadStage = "import" | "shape" | "setup" | "tool";
 
 /**
  * Codes of `PluginLoadError`: `plugin_invalid` (the module exports no usable `{name, setup}`),
- * `plugin_tool_invalid` (a tool's name or shape a model API would not accept) and `plugin_setup_timeout`
- * (`setup` did not settle in time).
+ * `plugin_tool_invalid` (a tool's name or shape a model API would not accept), `plugin_import_timeout` (importing
+ * the module did not settle in time: a top-level `await` that never ends) and `plugin_setup_timeout` (`setup` did
+ * not settle in time).
  */
-export type PluginLoadErrorCode = "plugin_invalid" | "plugin_tool_invalid" | "plugin_setup_timeout";
+export type PluginLoadErrorCode =
+  | "plugin_invalid"
+  | "plugin_tool_invalid"
+  | "plugin_import_timeout"
+  | "plugin_setup_timeout";
 
 /** A plugin (or one of its tools) was rejected while loading; reported in `failures`. */
 export class PluginLoadError extends HeddleError {
@@ -61,8 +66,8 @@ export interface LoadPluginsContext extends Partial<PluginSetupContext> {
   /** Tool names already in use (the default tools, MCP tools): a plugin tool with one of them is renamed. */
   reservedToolNames?: Iterable<string>;
   /**
-   * A `setup` still pending after this long fails with `plugin_setup_timeout` (default 30 000 ms; `Infinity`: no
-   * limit).
+   * An import still pending after this long fails with `plugin_import_timeout`, a `setup` with
+   * `plugin_setup_timeout` (each gets the whole time; default 30 000 ms; `Infinity`: no limit).
    */
   setupTimeoutMs?: number;
 }
@@ -98,7 +103,13 @@ export async function loadPlugins(paths: readonly string[], ctx: LoadPluginsCont
 
     let module: { default?: unknown; plugin?: unknown };
     try {
-      module = await import(pathToFileURL(file).href);
+      // A module whose top-level `await` never settles would hold the loader (and every plugin after it) forever.
+      // Its evaluation cannot be cancelled; it is left pending and reported.
+      module = await withTimeout(
+        () => import(pathToFileURL(file).href),
+        timeoutMs,
+        () => new PluginLoadError("plugin_import_timeout", `${file}: importing the module took over ${timeoutMs} ms`),
+      );
     } catch (error) {
       fail("import", error);
       continue;
