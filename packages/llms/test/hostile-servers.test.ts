@@ -246,6 +246,35 @@ describe("hostile servers", () => {
     expect(finish.error?.message).toContain("[redacted]");
   });
 
+  it.each(FAMILIES)(
+    "%s: a key the server echoes URL-encoded or inside Basic auth base64 is redacted from the error",
+    async (family) => {
+      const apiKey = "sk-live/SECRET+key=0123456789";
+      const basic = btoa(`user:${apiKey}`);
+      const message = `Rejected GET /v1/x?key=${encodeURIComponent(apiKey)} with Authorization: Basic ${basic}.`;
+      server.enqueue(family, {
+        status: 401,
+        json:
+          family === "anthropic"
+            ? { type: "error", error: { type: "authentication_error", message } }
+            : { error: { message, type: "invalid_request_error", code: "invalid_api_key", status: "UNAUTHENTICATED" } },
+      });
+      const events = await stream(family, { apiKey });
+      const finish = finishOf(events);
+      expect(finish.error?.kind).toBe("auth");
+      const text = JSON.stringify(events);
+      // Was: both forms reached the error whole.
+      expect(text).not.toContain(encodeURIComponent(apiKey));
+      expect(text).not.toContain(basic);
+      expect(finish.error?.message).toMatch(/key=\[redacted\] with Authorization: Basic \S*\[redacted\]/);
+      // What is left of the base64 is "user:" and at most a character of the key that shares its bits.
+      const [, before, after] = /Basic (\S*)\[redacted\](\S*)/.exec(finish.error!.message)!;
+      expect("user:s".startsWith(atob(before!.slice(0, before!.length - (before!.length % 4))))).toBe(true);
+      expect(before!.length).toBeLessThanOrEqual(Math.ceil(("user:".length * 4) / 3) + 1);
+      expect(after!.replace(/[.=]/g, "").length).toBeLessThanOrEqual(2);
+    },
+  );
+
   it.each(FAMILIES)("%s: a key with a line break never appears in the error", async (family) => {
     const apiKey = "sk-first-SECRET\r\nX-Injected: sk-second-SECRET";
     const events = await stream(family, { apiKey });
