@@ -67,6 +67,8 @@ export function describeMcpServers(mcp: McpConnection | undefined, sources?: Mcp
     lines.push(`${server.name}  ${server.status}  ${server.toolCount} tool${server.toolCount === 1 ? "" : "s"}`);
     if (server.error) lines.push(`    error: ${server.error.split("\n")[0]}`);
     for (const tool of server.tools) lines.push(`    ${tool.mcpName}`);
+    // What the tool limits left out or cut: a person should see why a tool they expected is missing.
+    for (const issue of server.toolIssues) lines.push(`    ${issue.action}: ${issue.error.message}`);
   }
   return lines;
 }

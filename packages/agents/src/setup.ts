@@ -7,6 +7,8 @@ import {
   ConfigError,
   type PluginSetupContext,
   type PluginSetupResult,
+  type SafeTimeout,
+  setSafeTimeout,
   type ToolDefinition,
 } from "@heddle/shared";
 import { AgentRuntimeError } from "./errors.js";
@@ -114,9 +116,10 @@ async function setUpPlugin(
 ): Promise<PluginSetupResult> {
   const own = plugin.tools ?? [];
   if (!plugin.setup) return { tools: own };
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: SafeTimeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
+    // Past 2^31-1 ms a plain timer fired at once and failed every run.
+    timer = setSafeTimeout(
       () =>
         reject(
           new AgentRuntimeError(
@@ -138,7 +141,7 @@ async function setUpPlugin(
       { cause: error },
     );
   } finally {
-    clearTimeout(timer);
+    timer?.clear();
   }
 }
 

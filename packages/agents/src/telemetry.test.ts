@@ -130,7 +130,10 @@ describe("telemetry", () => {
     const result = await runtime.run("go");
     expect(result).toMatchObject({ status: "failed", reason: "model_error" });
     const chat = byName("chat acme-1");
-    expect(chat.status).toMatchObject({ code: SpanStatusCode.ERROR, message: "slow down" });
+    expect(chat.status).toMatchObject({
+      code: SpanStatusCode.ERROR,
+      message: "the model call ended: error: rate_limit",
+    });
     expect(chat.attributes["error.type"]).toBe("rate_limit");
     expect(chat.attributes["gen_ai.response.finish_reasons"]).toEqual(["error"]);
     expect(chat.events.map((e) => e.name)).toContain("exception");
@@ -138,6 +141,28 @@ describe("telemetry", () => {
     expect(run.status.code).toBe(SpanStatusCode.ERROR);
     expect(run.attributes["error.type"]).toBe("model_error");
     expect(run.events.map((e) => e.name)).toContain("exception");
+  });
+
+  it("without recordContent, a model error is recorded by kind and status only: not its text, which echoed the system prompt", async () => {
+    // Servers quote the request in their errors: this one echoes the system prompt and the user's message.
+    const echoed = "Invalid request: system='SYS-SECRET-7' messages=[{'role':'user','content':'USER-SECRET-7'}]";
+    const steps = [{ error: { kind: "invalid_request" as const, message: echoed, status: 400, retryable: false } }];
+    const quiet = agent({ telemetry: { tracer }, systemPrompt: "You are SYS-SECRET-7." }, steps);
+    expect(await quiet.run("USER-SECRET-7")).toMatchObject({ status: "failed", reason: "model_error" });
+    const everything = JSON.stringify(spans().map((s) => [s.attributes, s.events, s.status]));
+    // Was: the echoed text, system prompt included, was the status message and the exception event of both spans.
+    expect(everything).not.toContain("SECRET-7");
+    expect(byName("chat acme-1").status.message).toBe("the model call ended: error: invalid_request (HTTP 400)");
+    expect(byName("chat acme-1").attributes["error.type"]).toBe("invalid_request");
+    const run = byName("invoke_agent agent-1");
+    expect(run.status.message).toBe("the run ended: model_error: invalid_request (HTTP 400)");
+    expect(run.events[0]?.attributes).toMatchObject({ "exception.type": "model_error" });
+
+    // With recordContent the text is kept (cut at maxContentLength): that is what the option is for.
+    exporter.reset();
+    const loud = agent({ telemetry: { tracer, recordContent: true, maxContentLength: 40 } }, steps);
+    await loud.run("USER-SECRET-7");
+    expect(byName("chat acme-1").status.message).toBe(`${echoed.slice(0, 40)}…[truncated]`);
   });
 
   it("marks a failed tool call as an error", async () => {

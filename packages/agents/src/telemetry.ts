@@ -33,7 +33,11 @@ export interface AgentTelemetryOptions {
   tracer?: Tracer;
   /** When given, the GenAI client histograms `gen_ai.client.token.usage` and `gen_ai.client.operation.duration`. */
   meter?: Meter;
-  /** Record prompts, outputs, tool arguments and tool results on the spans (default false: they can be secret). */
+  /**
+   * Record prompts, the system prompt, outputs, tool arguments, tool results and error texts on the spans (default
+   * false: they can be secret). Without it a failure is recorded by its kind, HTTP status and code only: a server's
+   * error message often quotes the request.
+   */
   recordContent?: boolean;
   /** The most characters of one recorded content attribute (default 4096); longer values are cut. */
   maxContentLength?: number;
@@ -196,7 +200,11 @@ export class RunTelemetry {
       let errorType: string | undefined;
       if (finish.reason === "error" || finish.reason === "aborted") {
         errorType = finish.reason === "aborted" ? "aborted" : (finish.error?.kind ?? "unknown");
-        fail(span, errorType, finish.error?.message ?? `the model call ended: ${finish.reason}`);
+        const message =
+          this.recordContent && finish.error?.message !== undefined
+            ? this.truncate(finish.error.message)
+            : errorSummary(`the model call ended: ${finish.reason}`, finish.error);
+        fail(span, errorType, message);
       }
       span.end();
       this.recordMetrics(performance.now() - startedAt, usage, errorType);
@@ -254,7 +262,13 @@ export class RunTelemetry {
     if (this.recordContent && result.outputText !== "")
       span.setAttribute("gen_ai.output.messages", this.truncate(result.outputText));
     if (result.status === "failed" || result.status === "aborted") {
-      fail(span, result.reason, result.reasonDetail ?? result.error?.message ?? result.reason);
+      // `reasonDetail` of a model error is the server's text; without recordContent only the error's kind is kept.
+      const detail = result.reasonDetail ?? result.error?.message;
+      const message =
+        this.recordContent && detail !== undefined
+          ? this.truncate(detail)
+          : errorSummary(`the run ended: ${result.reason}`, result.error);
+      fail(span, result.reason, message);
     }
     span.end();
   }
@@ -308,6 +322,17 @@ function conventionMessages(messages: readonly AgentMessage[]): unknown[] {
       }
     }),
   }));
+}
+
+/**
+ * A failure without its text: what ended, the error's kind, HTTP status and code. These are values of Heddle's or
+ * the protocol's own vocabulary, never the server's words.
+ */
+function errorSummary(what: string, error: { kind: string; status?: number; code?: string } | undefined): string {
+  if (!error) return what;
+  const status = typeof error.status === "number" ? ` (HTTP ${error.status})` : "";
+  const code = typeof error.code === "string" && /^[a-z0-9_]{1,64}$/.test(error.code) ? ` [${error.code}]` : "";
+  return `${what}: ${error.kind}${status}${code}`;
 }
 
 /** `SpanStatusCode.ERROR`: a fixed value of the OpenTelemetry API, so failing a span needs no loaded module. */

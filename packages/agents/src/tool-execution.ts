@@ -1,4 +1,13 @@
-import type { AgentSnapshot, AgentTool, ImagePart, TextPart, ToolContext, ToolResultOutput } from "@heddle/shared";
+import {
+  type AgentSnapshot,
+  type AgentTool,
+  type ImagePart,
+  type SafeTimeout,
+  setSafeTimeout,
+  type TextPart,
+  type ToolContext,
+  type ToolResultOutput,
+} from "@heddle/shared";
 import { neutralizeOutput } from "./context-message.js";
 import type { ToolSpan } from "./telemetry.js";
 
@@ -109,11 +118,11 @@ function attemptOnce(tool: AgentTool, input: unknown, options: ExecuteToolOption
   const controller = new AbortController();
   return new Promise<AttemptOutcome>((resolve) => {
     let settled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: SafeTimeout | undefined;
     const settle = (outcome: AttemptOutcome) => {
       if (settled) return;
       settled = true;
-      if (timer !== undefined) clearTimeout(timer);
+      timer?.clear();
       removeAbort();
       resolve(outcome);
     };
@@ -121,8 +130,9 @@ function attemptOnce(tool: AgentTool, input: unknown, options: ExecuteToolOption
       controller.abort(options.fanout.signal.reason);
       settle({ kind: "aborted" });
     });
-    if (tool.timeoutMs !== undefined && tool.timeoutMs > 0 && Number.isFinite(tool.timeoutMs)) {
-      timer = setTimeout(() => {
+    // Unset, 0 or NaN: no timeout; Infinity sets no timer; past 2^31-1 ms it is clamped (Node fired it at once).
+    if (tool.timeoutMs !== undefined && tool.timeoutMs > 0) {
+      timer = setSafeTimeout(() => {
         controller.abort(new Error(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`));
         settle({ kind: "timeout" });
       }, tool.timeoutMs);

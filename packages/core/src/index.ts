@@ -35,6 +35,7 @@ export {
   McpServerUnavailableError,
   type McpStatusChange,
   McpToolError,
+  McpToolLimitError,
   withMcpTools,
 } from "./mcp/index.js";
 // Plugins

@@ -17,8 +17,12 @@ describe("documented limits", () => {
     ]);
   });
 
-  it("gives a call 2 minutes without a byte and 64 MiB of body by default", () => {
-    expect(DEFAULT_STREAM_LIMITS).toEqual({ idleTimeoutMs: 120_000, maxResponseBytes: 64 * 1024 * 1024 });
+  it("gives a call 2 minutes without a byte, 64 MiB of body and 1 hour in all by default", () => {
+    expect(DEFAULT_STREAM_LIMITS).toEqual({
+      idleTimeoutMs: 120_000,
+      maxResponseBytes: 64 * 1024 * 1024,
+      maxResponseMs: 3_600_000,
+    });
   });
 
   it("takes arguments nested 100 deep and up to 16 Mi characters, and refuses one more of either", () => {

@@ -1,4 +1,4 @@
-import type { AgentModelEvent, ModelError } from "@heddle/shared";
+import { type AgentModelEvent, clampTimeoutMs, type ModelError } from "@heddle/shared";
 import { classifyUnknownError, modelError } from "./errors.js";
 import { done, pipeStage } from "./map-stream.js";
 import type { RetryPolicy } from "./types.js";
@@ -47,10 +47,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
       clearTimeout(timer);
       resolve(false);
     };
+    // Clamped: a `maxDelayMs` or `retry-after` past 2^31-1 ms would otherwise turn a long wait into none.
     const timer = setTimeout(() => {
       signal.removeEventListener("abort", onAbort);
       resolve(true);
-    }, ms);
+    }, clampTimeoutMs(ms));
     signal.addEventListener("abort", onAbort, { once: true });
   });
 }

@@ -22,14 +22,53 @@ const REDACTED = "[redacted]";
 
 /**
  * The secrets to hide from error messages: the API key, and each line of a key that holds a line break (a client
- * that rejects such a header may quote either part).
+ * that rejects such a header may quote either part); each also URL-encoded (a server that echoes the query string
+ * or a form body quotes it so) and base64-encoded wherever it sits in a longer base64 text (`Basic` auth of
+ * `user:key` or `key:`, a token that embeds it).
  */
 export function secretsOf(apiKey: string | undefined): string[] {
   if (!apiKey) return [];
-  const secrets = new Set<string>([apiKey]);
-  for (const part of apiKey.split(/[\r\n]+/)) if (part.trim().length >= 6) secrets.add(part.trim());
+  const plain = new Set<string>([apiKey]);
+  for (const part of apiKey.split(/[\r\n]+/)) if (part.trim().length >= 6) plain.add(part.trim());
+  const secrets = new Set<string>(plain);
+  for (const secret of plain) {
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret) {
+      secrets.add(encoded);
+      // Some encoders write the hex digits in lower case.
+      secrets.add(encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+    }
+    for (const core of base64Cores(secret)) {
+      secrets.add(core);
+      secrets.add(core.replace(/\+/g, "-").replace(/\//g, "_"));
+    }
+  }
   // Longest first, so a part never leaves a piece of the whole key behind.
   return [...secrets].sort((a, b) => b.length - a.length);
+}
+
+/** Shorter base64 runs could occur by chance in other text; a key this short is not looked for encoded. */
+const MIN_BASE64_CORE = 8;
+
+/**
+ * The base64 characters that encode `secret` alone, for each of the 3 byte offsets it can start at in a longer
+ * text: base64 maps 3 bytes to 4 characters, so the key's characters depend on where it starts, and the first and
+ * last few (shared with the neighbouring bytes) are left out. Any base64 text containing the key contains one.
+ */
+function base64Cores(secret: string): string[] {
+  const bytes = new TextEncoder().encode(secret);
+  const cores: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    let binary = "\0".repeat(offset);
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    const encoded = btoa(binary);
+    // Character i holds bits [6i, 6i + 6); keep those entirely inside the key's bits.
+    const first = Math.ceil((8 * offset) / 6);
+    const end = Math.floor((8 * (offset + bytes.length)) / 6);
+    const core = encoded.slice(first, end);
+    if (core.length >= MIN_BASE64_CORE) cores.push(core);
+  }
+  return cores;
 }
 
 /** The text with every secret replaced by `[redacted]`. */

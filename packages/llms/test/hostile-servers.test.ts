@@ -95,6 +95,47 @@ describe("hostile servers", () => {
   });
 
   it.each(FAMILIES)(
+    "%s: a response that arrives one byte at a time ends at maxResponseMs with a network error",
+    async (family) => {
+      // Each byte comes well within the idle timeout, so only a limit on the whole response ends it; at one byte
+      // per 10 ms this body alone would take over a minute.
+      const sse = textSse(family, "drip ".repeat(1200));
+      server.enqueue(family, { sse, chunkSizes: 1, chunkDelayMs: 10 });
+      const events = await stream(family, { limits: { maxResponseMs: 1_000, idleTimeoutMs: 5_000 } });
+      expect(finishOf(events)).toEqual({
+        type: "finish",
+        reason: "error",
+        error: expect.objectContaining({
+          kind: "network",
+          retryable: false,
+          message: expect.stringContaining("(maxResponseMs)"),
+        }),
+      });
+      expect(textOf(events).length).toBeLessThan(6000);
+    },
+  );
+
+  it.each(FAMILIES)(
+    "%s: idleTimeoutMs and maxResponseMs of Infinity stream normally, with no timer warning",
+    async (family) => {
+      const warnings: Error[] = [];
+      const onWarning = (warning: Error) => warnings.push(warning);
+      process.on("warning", onWarning);
+      try {
+        const sse = textSse(family, "hello");
+        server.enqueue(family, { sse, stallAfterBytes: Buffer.byteLength(sse), stallMs: 200 });
+        const limits = { idleTimeoutMs: Number.POSITIVE_INFINITY, maxResponseMs: Number.POSITIVE_INFINITY };
+        const events = await stream(family, { limits });
+        expect(textOf(events)).toBe("hello");
+        // Was: a TimeoutOverflowWarning for every 1 ms the stream was open.
+        expect(warnings.map((warning) => warning.name)).not.toContain("TimeoutOverflowWarning");
+      } finally {
+        process.off("warning", onWarning);
+      }
+    },
+  );
+
+  it.each(FAMILIES)(
     "%s: a stalled stream still ends at the idle timeout when garbage is collected while it waits",
     async (family) => {
       // The Anthropic client drops its abort listener once the response body object it saw is collected (its
@@ -204,6 +245,35 @@ describe("hostile servers", () => {
     expect(JSON.stringify(events)).not.toContain("SECRET");
     expect(finish.error?.message).toContain("[redacted]");
   });
+
+  it.each(FAMILIES)(
+    "%s: a key the server echoes URL-encoded or inside Basic auth base64 is redacted from the error",
+    async (family) => {
+      const apiKey = "sk-live/SECRET+key=0123456789";
+      const basic = btoa(`user:${apiKey}`);
+      const message = `Rejected GET /v1/x?key=${encodeURIComponent(apiKey)} with Authorization: Basic ${basic}.`;
+      server.enqueue(family, {
+        status: 401,
+        json:
+          family === "anthropic"
+            ? { type: "error", error: { type: "authentication_error", message } }
+            : { error: { message, type: "invalid_request_error", code: "invalid_api_key", status: "UNAUTHENTICATED" } },
+      });
+      const events = await stream(family, { apiKey });
+      const finish = finishOf(events);
+      expect(finish.error?.kind).toBe("auth");
+      const text = JSON.stringify(events);
+      // Was: both forms reached the error whole.
+      expect(text).not.toContain(encodeURIComponent(apiKey));
+      expect(text).not.toContain(basic);
+      expect(finish.error?.message).toMatch(/key=\[redacted\] with Authorization: Basic \S*\[redacted\]/);
+      // What is left of the base64 is "user:" and at most a character of the key that shares its bits.
+      const [, before, after] = /Basic (\S*)\[redacted\](\S*)/.exec(finish.error!.message)!;
+      expect("user:s".startsWith(atob(before!.slice(0, before!.length - (before!.length % 4))))).toBe(true);
+      expect(before!.length).toBeLessThanOrEqual(Math.ceil(("user:".length * 4) / 3) + 1);
+      expect(after!.replace(/[.=]/g, "").length).toBeLessThanOrEqual(2);
+    },
+  );
 
   it.each(FAMILIES)("%s: a key with a line break never appears in the error", async (family) => {
     const apiKey = "sk-first-SECRET\r\nX-Injected: sk-second-SECRET";

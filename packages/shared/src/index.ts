@@ -30,5 +30,6 @@ export {
 } from "./messages.js";
 export { priceUsage, usageCostUsd } from "./pricing.js";
 export { stableStringify } from "./stable-stringify.js";
+export { clampTimeoutMs, MAX_TIMEOUT_MS, type SafeTimeout, setSafeTimeout } from "./timers.js";
 export * from "./types/index.js";
 export { addUsage, emptyUsage, promptTokens } from "./usage.js";

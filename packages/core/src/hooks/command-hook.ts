@@ -1,6 +1,6 @@
-import { HeddleError } from "@heddle/shared";
+import { clampTimeoutMs, HeddleError } from "@heddle/shared";
 import type { ResolvedSandbox } from "../process/index.js";
-import { clampTimerMs, runShellCommand } from "../process/index.js";
+import { runShellCommand } from "../process/index.js";
 import type { CommandHookConfig, HookEventName } from "./settings.js";
 
 /** What a hook may answer (JSON on stdout, or a programmatic hook's return). Claude Code's fields also work. */
@@ -95,7 +95,7 @@ const MAX_HOOK_OUTPUT = 1024 * 1024;
 export async function runCommandHook(options: RunCommandHookOptions): Promise<HookDecision> {
   const { event, hook } = options;
   // A huge `timeout` (or one that overflows to Infinity) must not become Node's 1 ms timer.
-  const timeoutMs = clampTimerMs((hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000);
+  const timeoutMs = clampTimeoutMs((hook.timeout ?? DEFAULT_TIMEOUT_S) * 1000);
   const result = await runShellCommand({
     command: hook.command,
     cwd: options.cwd,

@@ -1,14 +1,15 @@
-import { type AgentTool, type Logger, silentLogger } from "@heddle/shared";
+import { type AgentTool, ConfigError, type Logger, silentLogger } from "@heddle/shared";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpConfig } from "./config.js";
 import { assignMcpToolNames } from "./names.js";
 import { DEFAULT_MCP_MAX_OUTPUT_BYTES, type McpResultLimits } from "./results.js";
 import { McpServerHandle, type McpServerStatus } from "./server.js";
+import { DEFAULT_MCP_TOOL_LIMITS, type McpToolIssue, type McpToolLimits } from "./tool-limits.js";
 
 export type { McpServerStatus } from "./server.js";
 
 /** Options of `connectMcpServers`. */
-export interface McpConnectOptions extends McpResultLimits {
+export interface McpConnectOptions extends McpResultLimits, McpToolLimits {
   /** How this client introduces itself in the initialize handshake (default `{name: "heddle", version: "0.1.0"}`). */
   clientInfo?: { name: string; version: string };
   /** Start + initialize + the first tools/list, per server (default 30 000 ms). Slower servers are `failed`. */
@@ -41,6 +42,11 @@ export interface McpServerInfo {
   status: McpServerStatus;
   error?: string;
   toolCount: number;
+  /**
+   * What the tool limits left out of or cut from this server's last tool list (a schema too deep or too long, too
+   * many tools, a description too long), each with a `McpToolLimitError` saying which and why. Empty when nothing was.
+   */
+  toolIssues: McpToolIssue[];
   /** The server's own tool names and the names the model sees. */
   tools: Array<{ name: string; mcpName: string; description?: string }>;
 }
@@ -81,6 +87,7 @@ export async function connectMcpServers(config: McpConfig, options: McpConnectOp
     ...(options.maxImageBytes !== undefined && { maxImageBytes: options.maxImageBytes }),
   };
   const callTimeoutMs = options.callTimeoutMs ?? 120_000;
+  const toolLimits = resolveToolLimits(options);
   const toolsListeners = new Set<(tools: McpAgentTool[]) => void>();
   const statusListeners = new Set<(change: McpStatusChange) => void>();
   if (options.onStatusChange) statusListeners.add(options.onStatusChange);
@@ -143,6 +150,7 @@ export async function connectMcpServers(config: McpConfig, options: McpConnectOp
         clientInfo: options.clientInfo ?? { name: "heddle", version: "0.1.0" },
         connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
         callTimeoutMs,
+        toolLimits,
         logger,
         ...limits,
         onStatus: (handle) => {
@@ -167,6 +175,7 @@ export async function connectMcpServers(config: McpConfig, options: McpConnectOp
         status: handle.status === "connecting" ? "failed" : handle.status,
         ...(handle.error !== undefined && { error: handle.error }),
         toolCount: handle.tools.length,
+        toolIssues: [...handle.toolIssues],
         tools: handle.tools.map((tool) => ({
           name: tool.name,
           mcpName: names.get(handle)?.get(tool) ?? "",
@@ -184,7 +193,12 @@ export async function connectMcpServers(config: McpConfig, options: McpConnectOp
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all(handles.map((handle) => handle.close()));
+      // Every server is ended even if ending one fails.
+      const results = await Promise.allSettled(handles.map((handle) => handle.close()));
+      for (const result of results) {
+        if (result.status === "rejected")
+          logger.warn(`MCP close: ${(result.reason as Error)?.message ?? result.reason}`);
+      }
       toolsListeners.clear();
       statusListeners.clear();
     },
@@ -223,11 +237,28 @@ function sameTool(kept: McpAgentTool, fresh: McpAgentTool): boolean {
 
 function statusMessage(handle: McpServerHandle): string {
   switch (handle.status) {
-    case "connected":
-      return `MCP server "${handle.name}" connected (${handle.tools.length} tools).`;
+    case "connected": {
+      const omitted = handle.toolIssues.filter((issue) => issue.action === "omitted").length;
+      const note = omitted > 0 ? `; some tools were left out by the tool limits: see servers()` : "";
+      return `MCP server "${handle.name}" connected (${handle.tools.length} tools${note}).`;
+    }
     case "failed":
       return `MCP server "${handle.name}" failed: ${handle.error ?? "unknown error"}. Its tools are unavailable.`;
     default:
       return `MCP server "${handle.name}" closed.`;
   }
+}
+
+/** The tool limits with their defaults; each must be a positive integer (Infinity: no limit). */
+function resolveToolLimits(options: McpToolLimits): Required<McpToolLimits> {
+  const limits = { ...DEFAULT_MCP_TOOL_LIMITS };
+  for (const key of Object.keys(limits) as Array<keyof McpToolLimits>) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!(value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && value > 0))) {
+      throw new ConfigError(`connectMcpServers: ${key} must be a positive integer or Infinity, not ${value}`);
+    }
+    limits[key] = value;
+  }
+  return limits;
 }

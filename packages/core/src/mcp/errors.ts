@@ -29,3 +29,29 @@ export class McpServerUnavailableError extends HeddleError {
     this.server = server;
   }
 }
+
+/**
+ * Codes of `McpToolLimitError`: a tool's input or output schema nests deeper than `maxSchemaDepth`
+ * (`mcp_schema_too_deep`) or is longer than `maxSchemaChars` (`mcp_schema_too_large`), its description was longer than
+ * `maxDescriptionChars` (`mcp_description_too_long`), or the server offered more than `maxToolsPerServer` tools
+ * (`mcp_too_many_tools`).
+ */
+export type McpToolLimitCode =
+  | "mcp_schema_too_deep"
+  | "mcp_schema_too_large"
+  | "mcp_description_too_long"
+  | "mcp_too_many_tools";
+
+/** What a server offered went past a limit of `connectMcpServers`: that tool was left out or its description cut. */
+export class McpToolLimitError extends HeddleError {
+  declare readonly code: McpToolLimitCode;
+  readonly server: string;
+  /** The server's own name of the tool (cut to 100 characters); unset for `mcp_too_many_tools`. */
+  readonly tool: string | undefined;
+  constructor(code: McpToolLimitCode, server: string, tool: string | undefined, message: string) {
+    super(code, message);
+    this.name = "McpToolLimitError";
+    this.server = server;
+    this.tool = tool;
+  }
+}

@@ -21,6 +21,13 @@ export {
   type McpStatusChange,
   withMcpTools,
 } from "./connection.js";
-export { McpConfigError, McpServerUnavailableError, McpToolError } from "./errors.js";
+export {
+  McpConfigError,
+  McpServerUnavailableError,
+  McpToolError,
+  type McpToolLimitCode,
+  McpToolLimitError,
+} from "./errors.js";
 export { assignMcpToolNames, MAX_TOOL_NAME_LENGTH, type McpToolIdentity, mcpToolName } from "./names.js";
 export { type McpCallToolResultLike, type McpResultLimits, mapMcpToolResult } from "./results.js";
+export { DEFAULT_MCP_TOOL_LIMITS, type McpToolIssue, type McpToolLimits } from "./tool-limits.js";

@@ -1,4 +1,4 @@
-import type { Logger, ToolContext } from "@heddle/shared";
+import { clampTimeoutMs, type Logger, type ToolContext } from "@heddle/shared";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -12,6 +12,13 @@ import { endProcesses, type ProcessRef, snapshotDescendants } from "../process/i
 import type { McpServerConfig } from "./config.js";
 import { McpServerUnavailableError } from "./errors.js";
 import { type McpResultLimits, mapMcpToolResult } from "./results.js";
+import {
+  type AdmittedTools,
+  admitMcpTools,
+  boundedSchemaValidator,
+  type McpToolIssue,
+  type McpToolLimits,
+} from "./tool-limits.js";
 import { connectTransport, type OpenedTransport, StderrTail } from "./transport.js";
 
 /** Where a server stands. `failed`: it did not start, timed out, or died; `closed`: the host closed it. */
@@ -21,6 +28,7 @@ export interface McpServerHandleOptions extends McpResultLimits {
   clientInfo: { name: string; version: string };
   connectTimeoutMs: number;
   callTimeoutMs: number;
+  toolLimits: Readonly<Required<McpToolLimits>>;
   logger: Logger;
   /** Called when the status changes after the first connect, and when the tool list changes. */
   onStatus(handle: McpServerHandle): void;
@@ -41,6 +49,8 @@ export class McpServerHandle {
   status: McpServerStatus | "connecting" = "connecting";
   error: string | undefined;
   tools: Tool[] = [];
+  /** What the limits left out of, or cut from, the last tool list. */
+  toolIssues: McpToolIssue[] = [];
   readonly #options: McpServerHandleOptions;
   readonly #stderr = new StderrTail();
   #opened: OpenedTransport | undefined;
@@ -64,7 +74,8 @@ export class McpServerHandle {
     const deadline = Date.now() + this.#options.connectTimeoutMs;
     try {
       this.#opened = await connectTransport(() => this.#newClient(), this.config, {
-        timeout: this.#options.connectTimeoutMs,
+        // The SDK sets a plain timer: past 2^31-1 ms (or Infinity) it fired at once and no server could start.
+        timeout: clampTimeoutMs(this.#options.connectTimeoutMs),
         onStderr: (chunk) => {
           this.#stderr.push(chunk);
           this.#options.logger.debug(`mcp ${this.name} stderr: ${chunk.toString().trimEnd()}`);
@@ -72,7 +83,7 @@ export class McpServerHandle {
       });
       do {
         this.#dirty = false;
-        this.tools = await this.#listAll(Math.max(1, deadline - Date.now()));
+        this.#setTools(await this.#listAll(deadline));
       } while (this.#dirty);
       this.status = "connected";
       // `npx` and shell wrappers start the real server as a child only once they run: look again now.
@@ -81,6 +92,7 @@ export class McpServerHandle {
       this.status = "failed";
       this.error = this.#explain(`could not start: ${errorText(error)}`);
       this.tools = [];
+      this.toolIssues = [];
       await this.#closeTransport();
     }
   }
@@ -97,7 +109,7 @@ export class McpServerHandle {
         {
           signal: ctx.signal,
           // The loop's own timeout (the tool's `timeoutMs`) fires first; this one bounds direct calls.
-          timeout: this.#options.callTimeoutMs + 1000,
+          timeout: clampTimeoutMs(this.#options.callTimeoutMs + 1000),
           onprogress: (progress) => ctx.emitUpdate({ kind: "mcp-progress", ...progress }),
         },
       )) as CallToolResult;
@@ -137,9 +149,9 @@ export class McpServerHandle {
     this.#refreshing = (async () => {
       do {
         this.#dirty = false;
-        const tools = await this.#listAll(this.#options.connectTimeoutMs);
+        const listed = await this.#listAll(Date.now() + this.#options.connectTimeoutMs);
         if (this.status !== "connected") return;
-        this.tools = tools;
+        this.#setTools(listed);
         this.#options.onTools(this);
       } while (this.#dirty);
     })()
@@ -159,6 +171,7 @@ export class McpServerHandle {
     this.status = "failed";
     this.error = this.#explain(reason);
     this.tools = [];
+    this.toolIssues = [];
     this.#options.logger.warn(`MCP server "${this.name}" failed: ${this.error}`);
     this.#options.onStatus(this);
     await this.#closeTransport();
@@ -169,6 +182,7 @@ export class McpServerHandle {
     const wasConnected = this.status === "connected";
     this.status = "closed";
     this.tools = [];
+    this.toolIssues = [];
     if (wasConnected) this.#options.onStatus(this);
     const opened = this.#opened;
     if (wasConnected && opened?.transport instanceof StreamableHTTPClientTransport) {
@@ -179,13 +193,19 @@ export class McpServerHandle {
   }
 
   #newClient(): Client {
-    const client = new Client(this.#options.clientInfo, { capabilities: {} });
+    const client = new Client(this.#options.clientInfo, {
+      capabilities: {},
+      jsonSchemaValidator: boundedSchemaValidator(this.#options.toolLimits),
+    });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (this.status === "connecting") this.#dirty = true;
       else if (this.status === "connected") void this.refreshTools();
     });
     client.onclose = () => {
-      if (this.status === "connected") void this.fail("the server closed the connection (it exited or was killed)");
+      if (this.status !== "connected") return;
+      this.fail("the server closed the connection (it exited or was killed)").catch((error: unknown) => {
+        this.#options.logger.error(`MCP server "${this.name}": cleaning up after it failed: ${errorText(error)}`);
+      });
     };
     client.onerror = (error) => {
       this.#options.logger.debug(`mcp ${this.name} transport error: ${errorText(error)}`);
@@ -195,17 +215,33 @@ export class McpServerHandle {
     return client;
   }
 
-  async #listAll(timeout: number): Promise<Tool[]> {
+  /**
+   * Lists every page of tools by `deadline` (one deadline for all pages: a server that pages forever times out),
+   * stopping once it holds more than `maxToolsPerServer`, then applies the tool limits.
+   */
+  async #listAll(deadline: number): Promise<AdmittedTools> {
     const client = this.#opened?.client;
-    if (!client) return [];
+    if (!client) return { tools: [], issues: [] };
+    const limit = this.#options.toolLimits.maxToolsPerServer;
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
+      const timeout = clampTimeoutMs(Math.max(1, deadline - Date.now()));
       const page = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
       tools.push(...page.tools);
       cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
+    } while (cursor && tools.length <= limit);
+    return admitMcpTools(this.name, tools, this.#options.toolLimits, cursor !== undefined);
+  }
+
+  #setTools(listed: AdmittedTools): void {
+    this.tools = listed.tools;
+    this.toolIssues = listed.issues;
+    const { issues } = listed;
+    if (issues.length === 0) return;
+    const shown = issues.slice(0, 3).map((issue) => issue.error.message);
+    const rest = issues.length > shown.length ? ` (and ${issues.length - shown.length} more: see servers())` : "";
+    this.#options.logger.warn(`${shown.join(" ")}${rest}`);
   }
 
   #rememberProcesses(pid: number): void {

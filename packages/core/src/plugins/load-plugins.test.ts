@@ -141,6 +141,72 @@ describe("loadPlugins hardening", () => {
     }
   });
 
+  it("times out a module whose import never settles (plugin_import_timeout); the plugins after it still load", async () => {
+    const started = new Promise<void>((resolve) => {
+      (globalThis as { heddleImportStarted?: () => void }).heddleImportStarted = resolve;
+    });
+    await pluginFile(
+      "stuck.mjs",
+      `globalThis.heddleImportStarted();\nawait new Promise(() => {});\nexport default { name: "stuck", setup: () => ({}) };`,
+    );
+    await pluginFile(
+      "good.mjs",
+      `export default { name: "good", setup: () => ({ tools: [${tool("ok_tool", "z")}] }) };`,
+    );
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let settled = false;
+      const loading = loadPlugins(["stuck.mjs", "good.mjs"], { baseDir: dir, setupTimeoutMs: 5_000 }).finally(() => {
+        settled = true;
+      });
+      await started;
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      // Was: this never resolved, and "good" never loaded.
+      const result = await loading;
+      expect(result.plugins.map((p) => p.name)).toEqual(["good"]);
+      expect(result.failures).toEqual([
+        expect.objectContaining({
+          path: path.join(dir, "stuck.mjs"),
+          stage: "import",
+          error: expect.objectContaining({ name: "PluginLoadError", code: "plugin_import_timeout" }),
+        }),
+      ]);
+    } finally {
+      vi.useRealTimers();
+      delete (globalThis as { heddleImportStarted?: () => void }).heddleImportStarted;
+    }
+  });
+
+  it("a setupTimeoutMs of NaN or past 2^31-1 ms does not fire at once; Infinity sets no timer", async () => {
+    const started = () =>
+      new Promise<void>((resolve) => {
+        (globalThis as { heddleSetupStarted?: () => void }).heddleSetupStarted = resolve;
+      });
+    await pluginFile(
+      "late.mjs",
+      `export default { name: "late", setup: () => { globalThis.heddleSetupStarted(); return new Promise((resolve) => setTimeout(() => resolve({}), 60_000)); } };`,
+    );
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      for (const setupTimeoutMs of [Number.NaN, 2 ** 31, Number.POSITIVE_INFINITY]) {
+        const setupStarted = started();
+        const loading = loadPlugins(["late.mjs"], { baseDir: dir, setupTimeoutMs });
+        await setupStarted;
+        // The plugin's own 60 s timer, and the load's timeout unless it is infinite.
+        expect(vi.getTimerCount(), String(setupTimeoutMs)).toBe(setupTimeoutMs === Number.POSITIVE_INFINITY ? 1 : 2);
+        await vi.advanceTimersByTimeAsync(60_000);
+        const result = await loading;
+        expect(result.failures, String(setupTimeoutMs)).toEqual([]);
+        expect(result.plugins.map((p) => p.name)).toEqual(["late"]);
+      }
+    } finally {
+      vi.useRealTimers();
+      delete (globalThis as { heddleSetupStarted?: () => void }).heddleSetupStarted;
+    }
+  });
+
   it("times out a setup that never resolves; the good plugins still load", async () => {
     await pluginFile("hang.mjs", `export default { name: "hang", setup: () => new Promise(() => {}) };`);
     await pluginFile(

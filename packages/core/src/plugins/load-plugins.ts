@@ -6,6 +6,7 @@ import {
   HeddleError,
   type PluginSetupContext,
   type PluginSetupResult,
+  setSafeTimeout,
 } from "@heddle/shared";
 
 /**
@@ -16,10 +17,15 @@ export type PluginLoadStage = "import" | "shape" | "setup" | "tool";
 
 /**
  * Codes of `PluginLoadError`: `plugin_invalid` (the module exports no usable `{name, setup}`),
- * `plugin_tool_invalid` (a tool's name or shape a model API would not accept) and `plugin_setup_timeout`
- * (`setup` did not settle in time).
+ * `plugin_tool_invalid` (a tool's name or shape a model API would not accept), `plugin_import_timeout` (importing
+ * the module did not settle in time: a top-level `await` that never ends) and `plugin_setup_timeout` (`setup` did
+ * not settle in time).
  */
-export type PluginLoadErrorCode = "plugin_invalid" | "plugin_tool_invalid" | "plugin_setup_timeout";
+export type PluginLoadErrorCode =
+  | "plugin_invalid"
+  | "plugin_tool_invalid"
+  | "plugin_import_timeout"
+  | "plugin_setup_timeout";
 
 /** A plugin (or one of its tools) was rejected while loading; reported in `failures`. */
 export class PluginLoadError extends HeddleError {
@@ -59,7 +65,10 @@ export interface LoadPluginsContext extends Partial<PluginSetupContext> {
   baseDir?: string;
   /** Tool names already in use (the default tools, MCP tools): a plugin tool with one of them is renamed. */
   reservedToolNames?: Iterable<string>;
-  /** A `setup` still pending after this long fails with `plugin_setup_timeout` (default 30 000 ms). */
+  /**
+   * An import still pending after this long fails with `plugin_import_timeout`, a `setup` with
+   * `plugin_setup_timeout` (each gets the whole time; default 30 000 ms; `Infinity`: no limit).
+   */
   setupTimeoutMs?: number;
 }
 
@@ -85,6 +94,7 @@ export async function loadPlugins(paths: readonly string[], ctx: LoadPluginsCont
   const taken = new Set<string>(ctx.reservedToolNames ?? []);
   const names = new Set<string>();
   const result: LoadPluginsResult = { plugins: [], loaded: [], failures: [] };
+  const timeoutMs = ctx.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
 
   for (const given of paths) {
     const file = path.resolve(baseDir, given);
@@ -93,7 +103,13 @@ export async function loadPlugins(paths: readonly string[], ctx: LoadPluginsCont
 
     let module: { default?: unknown; plugin?: unknown };
     try {
-      module = await import(pathToFileURL(file).href);
+      // A module whose top-level `await` never settles would hold the loader (and every plugin after it) forever.
+      // Its evaluation cannot be cancelled; it is left pending and reported.
+      module = await withTimeout(
+        () => import(pathToFileURL(file).href),
+        timeoutMs,
+        () => new PluginLoadError("plugin_import_timeout", `${file}: importing the module took over ${timeoutMs} ms`),
+      );
     } catch (error) {
       fail("import", error);
       continue;
@@ -111,7 +127,12 @@ export async function loadPlugins(paths: readonly string[], ctx: LoadPluginsCont
     const plugin = candidate as AgentPlugin;
     let setup: PluginSetupResult;
     try {
-      setup = (await withTimeout(plugin, setupContext, ctx.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS)) ?? {};
+      setup =
+        (await withTimeout(
+          () => plugin.setup?.(setupContext),
+          timeoutMs,
+          () => new PluginLoadError("plugin_setup_timeout", `plugin "${plugin.name}" setup took over ${timeoutMs} ms`),
+        )) ?? {};
     } catch (error) {
       fail("setup", error, plugin.name);
       continue;
@@ -151,23 +172,16 @@ function checkTool(tool: unknown): string | undefined {
   return undefined;
 }
 
-/** Runs `setup`, failing with `plugin_setup_timeout` if it has not settled within `ms`. */
-async function withTimeout(
-  plugin: AgentPlugin,
-  context: PluginSetupContext,
-  ms: number,
-): Promise<PluginSetupResult | void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+/** Runs `work`, failing with `timedOut()` if it has not settled within `ms` (`Infinity`: no limit). */
+async function withTimeout<T>(work: () => T | Promise<T>, ms: number, timedOut: () => Error): Promise<T> {
+  let timer: { clear(): void } | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new PluginLoadError("plugin_setup_timeout", `plugin "${plugin.name}" setup took over ${ms} ms`)),
-      Math.min(Math.max(0, ms), 2 ** 31 - 1),
-    );
+    timer = setSafeTimeout(() => reject(timedOut()), ms);
   });
   try {
-    return await Promise.race([Promise.resolve().then(() => plugin.setup?.(context)), timeout]);
+    return await Promise.race([Promise.resolve().then(work), timeout]);
   } finally {
-    clearTimeout(timer);
+    timer?.clear();
   }
 }
 

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
+import { clampTimeoutMs, MAX_TIMEOUT_MS, setSafeTimeout } from "@heddle/shared";
 import { killCommandTree, PROCESS_TOKEN_ENV } from "./process-tree.js";
 import type { ResolvedSandbox } from "./sandbox.js";
 
@@ -24,14 +25,11 @@ export interface ShellRunOptions {
   sandbox?: ResolvedSandbox;
 }
 
-/** The longest delay a Node timer keeps: a larger one (or Infinity) fires after 1 ms instead. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** The longest delay a Node timer keeps. The same as `MAX_TIMEOUT_MS` from `@heddle/shared`, kept under this name. */
+export const MAX_TIMER_MS = MAX_TIMEOUT_MS;
 
-/** A timeout as a timer can hold it: Infinity, NaN and anything past `MAX_TIMER_MS` become `MAX_TIMER_MS`. */
-export function clampTimerMs(ms: number): number {
-  if (Number.isNaN(ms)) return MAX_TIMER_MS;
-  return Math.min(Math.max(0, ms), MAX_TIMER_MS);
-}
+/** A timeout as a timer can hold it: `clampTimeoutMs` from `@heddle/shared`, kept under this name. */
+export const clampTimerMs = clampTimeoutMs;
 
 export interface ShellRunResult {
   /** `null` when the shell was ended by a signal. */
@@ -96,10 +94,11 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       if (child.pid === undefined || killing) return;
       killing = killCommandTree(child.pid, token, options.killGraceMs ?? 1000);
     };
-    const timer = setTimeout(() => {
+    // Infinity: no timer; past 2^31-1 ms: clamped, never the 1 ms Node would make of it.
+    const timer = setSafeTimeout(() => {
       timedOut = true;
       killGroup();
-    }, clampTimerMs(options.timeoutMs));
+    }, options.timeoutMs);
     const onAbort = () => {
       aborted = true;
       killGroup();
@@ -121,7 +120,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
     const finish = async () => {
       if (finished || !exit) return;
       finished = true;
-      clearTimeout(timer);
+      timer.clear();
       options.signal?.removeEventListener("abort", onAbort);
       child.stdout!.destroy();
       child.stderr!.destroy();
@@ -139,7 +138,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       });
     };
     child.on("error", (error) => {
-      clearTimeout(timer);
+      timer.clear();
       options.signal?.removeEventListener("abort", onAbort);
       reject(error);
     });

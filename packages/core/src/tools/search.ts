@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { type AgentTool, createTool } from "@heddle/shared";
+import { type AgentTool, createTool, setSafeTimeout } from "@heddle/shared";
 import { RE2JS } from "re2js";
 import { z } from "zod";
 import type { Workspace } from "../workspace/index.js";
@@ -23,7 +23,10 @@ export interface SearchOptions {
   maxLineChars?: number;
   /** Files larger than this are skipped by the JS search (default 1 MiB). */
   maxFileBytes?: number;
-  /** A search still running after this long is stopped with a `timeout` error (default 60 000 ms). */
+  /**
+   * A search still running after this long is stopped with a `timeout` error (default 60 000 ms; `Infinity`: no
+   * limit; past 2^31-1 ms it is clamped to that).
+   */
   timeoutMs?: number;
 }
 
@@ -85,10 +88,18 @@ export function createSearchTool(workspace: Workspace, options: SearchOptions = 
       engine ??= findRipgrep(options.ripgrep ?? "auto", maxFileBytes);
       const { ripgrep, notice } = await engine;
       // Nothing in a tool may run unbounded: one signal for the caller's abort and the search's own timeout.
-      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
-      const lines = ripgrep
-        ? await searchWithRipgrep(ripgrep, workspace, target, input, maxLines + 1, signal)
-        : await searchWithJs(workspace, target, info.isDirectory(), regex, input, maxLines + 1, maxFileBytes, signal);
+      // (`AbortSignal.timeout` threw on Infinity and NaN and fired at once past 2^31-1 ms.)
+      const timedOut = new AbortController();
+      const timer = setSafeTimeout(() => timedOut.abort(), timeoutMs);
+      const signal = AbortSignal.any([ctx.signal, timedOut.signal]);
+      let lines: string[];
+      try {
+        lines = ripgrep
+          ? await searchWithRipgrep(ripgrep, workspace, target, input, maxLines + 1, signal)
+          : await searchWithJs(workspace, target, info.isDirectory(), regex, input, maxLines + 1, maxFileBytes, signal);
+      } finally {
+        timer.clear();
+      }
       if (ctx.signal.aborted) throw new Error("Search aborted.");
       if (signal.aborted) {
         throw new ToolInputError("timeout", `Search stopped after ${timeoutMs} ms; narrow the pattern, path or glob.`);
