@@ -1,4 +1,13 @@
-import { type AgentMessage, type AgentUsage, addUsage, createId, emptyUsage, type ModelRef } from "@heddle/shared";
+import {
+  type AgentMessage,
+  type AgentUsage,
+  addUsage,
+  consoleLogger,
+  createId,
+  emptyUsage,
+  type Logger,
+  type ModelRef,
+} from "@heddle/shared";
 import {
   InvalidSessionInputError,
   MessageNotFoundError,
@@ -39,12 +48,18 @@ import {
 export interface PostgresSessionStoreOptions {
   /** A `postgres://` URL; the store opens (and on `close()` ends) its own `pg` pool. */
   connectionString?: string;
-  /** A pool the host owns (`new pg.Pool(...)`); `close()` leaves it open. */
+  /**
+   * A pool the host owns (`new pg.Pool(...)`); `close()` leaves it open. The store adds no listener to it: give it
+   * an `error` listener yourself (`pool.on("error", ...)`, as `pg` asks of every pool), or a connection the server
+   * drops while idle in it ends your process.
+   */
   pool?: PgPoolLike;
   /** The schema that holds the tables, created when missing (default `heddle`). */
   schema?: string;
   /** Most connections the store's own pool opens (default 10). */
   maxConnections?: number;
+  /** Where the store's own pool reports a connection the server dropped while idle (default `consoleLogger`). */
+  logger?: Logger;
 }
 
 /**
@@ -331,15 +346,39 @@ export class PostgresSessionStore implements SessionStore {
 
   #connect(): Promise<PgPoolLike> {
     this.#assertOpen();
-    this.#pool ??= this.#open();
+    if (!this.#pool) {
+      const opening = this.#open();
+      this.#pool = opening;
+      // A database that is down at first use (a restart, a failover) fails this call only: the next one tries again.
+      opening.catch(() => {
+        if (this.#pool === opening) this.#pool = undefined;
+      });
+    }
     return this.#pool;
   }
 
   async #open(): Promise<PgPoolLike> {
+    const own = !this.#options.pool;
     const pool =
-      this.#options.pool ?? (await openPgPool(this.#options.connectionString!, this.#options.maxConnections));
-    await migrateSchema(pool, this.schema, this.#q);
+      this.#options.pool ??
+      (await openPgPool(this.#options.connectionString!, this.#options.maxConnections ?? 10, (error) =>
+        this.#lost(error),
+      ));
+    try {
+      await migrateSchema(pool, this.schema, this.#q);
+    } catch (error) {
+      if (own) await pool.end().catch(() => {});
+      throw error;
+    }
     return pool;
+  }
+
+  /** A connection of the store's own pool was dropped by the server while idle; the pool already discarded it. */
+  #lost(error: Error): void {
+    (this.#options.logger ?? consoleLogger).warn(
+      `PostgresSessionStore (schema ${this.schema}): the server closed a pooled connection (${error.message}); ` +
+        "the next call opens a new one.",
+    );
   }
 
   /** Runs `work` in one transaction on one connection; any error rolls it back. */
