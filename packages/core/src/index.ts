@@ -99,6 +99,7 @@ export {
   type SpawnAgentToolOptions,
   SqliteTeamMailbox,
   type SubagentUpdate,
+  TeamDatabaseError,
   TeamError,
   TeamLimitError,
   type TeamLimits,

@@ -1,4 +1,5 @@
 import { HeddleError } from "@heddle/shared";
+import type { DatabaseFileErrorCode } from "../sessions/index.js";
 
 /** Stable codes of the errors the teams module throws on purpose. */
 export type TeamErrorCode =
@@ -6,7 +7,8 @@ export type TeamErrorCode =
   | "team_mailbox_closed"
   | "team_agent_exists"
   | "team_agent_running"
-  | "team_limit_reached";
+  | "team_limit_reached"
+  | DatabaseFileErrorCode;
 
 /** Every error of sub-agents, mailboxes and teams carries one of `TeamErrorCode`. */
 export class TeamError extends HeddleError {
@@ -28,5 +30,23 @@ export class TeamLimitError extends TeamError {
     super("team_limit_reached", message);
     this.name = "TeamLimitError";
     this.limit = limit;
+  }
+}
+
+/**
+ * A `SqliteTeamMailbox` file that cannot be used: not a database or damaged (`database_corrupt`), not writable
+ * (`database_read_only`), or unusable for another reason (`database_unavailable`); the same codes as the session
+ * store's `SessionDatabaseError`, since the two often share a file. `path` and the message name the file;
+ * `sqliteCode` keeps SQLite's own code.
+ */
+export class TeamDatabaseError extends TeamError {
+  declare readonly code: DatabaseFileErrorCode;
+  readonly path: string;
+  readonly sqliteCode: string | undefined;
+  constructor(code: DatabaseFileErrorCode, path: string, message: string, cause?: unknown) {
+    super(code, message, { cause });
+    this.name = "TeamDatabaseError";
+    this.path = path;
+    this.sqliteCode = (cause as { code?: unknown } | undefined)?.code as string | undefined;
   }
 }

@@ -1,4 +1,4 @@
-export { TeamError, type TeamErrorCode, TeamLimitError, type TeamLimitName } from "./errors.js";
+export { TeamDatabaseError, TeamError, type TeamErrorCode, TeamLimitError, type TeamLimitName } from "./errors.js";
 export { escapeFrameBody } from "./frames.js";
 export {
   type SendTeamMessageInput,
