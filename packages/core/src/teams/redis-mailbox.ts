@@ -10,6 +10,7 @@ import {
   type TeamMailboxMessage,
   type TeamMessageKind,
 } from "./mailbox.js";
+import { inboxKey, readsKey } from "./redis-keys.js";
 
 /** The part of an `ioredis` client the mailbox uses; `new Redis(url)` fits. */
 export interface RedisClientLike {
@@ -221,11 +222,12 @@ export class RedisTeamMailbox implements TeamMailbox {
 
   #inbox(agentId: string): string {
     checkAgentId(agentId, "agentId");
-    return `${this.#prefix}:team:${this.teamId}:inbox:${agentId}`;
+    return inboxKey(this.#prefix, this.teamId, agentId);
   }
 
   #reads(agentId: string): string {
-    return `${this.#inbox(agentId)}:read`;
+    checkAgentId(agentId, "agentId");
+    return readsKey(this.#prefix, this.teamId, agentId);
   }
 
   #redis(): Promise<RedisClientLike> {
