@@ -106,6 +106,7 @@ export {
   type TeamMailbox,
   type TeamMailboxMessage,
   type TeamMessageKind,
+  TeamMessageTooLargeError,
   type TeammateEvent,
   type TeammateOptions,
   TeammateRunner,

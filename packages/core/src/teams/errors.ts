@@ -8,6 +8,7 @@ export type TeamErrorCode =
   | "team_agent_exists"
   | "team_agent_running"
   | "team_limit_reached"
+  | "team_message_too_large"
   | DatabaseFileErrorCode;
 
 /** Every error of sub-agents, mailboxes and teams carries one of `TeamErrorCode`. */
@@ -16,6 +17,26 @@ export class TeamError extends HeddleError {
   constructor(code: TeamErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = "TeamError";
+  }
+}
+
+/**
+ * A mailbox refused a message over its own `maxMessageBytes` (UTF-8 bytes of the text and ids together; default
+ * 2 MiB). Nothing was stored. The team's `limits.maxMessageBytes` (a `TeamLimitError`) is checked before this one.
+ */
+export class TeamMessageTooLargeError extends TeamError {
+  declare readonly code: "team_message_too_large";
+  readonly bytes: number;
+  readonly maxBytes: number;
+  constructor(bytes: number, maxBytes: number) {
+    super(
+      "team_message_too_large",
+      `The message is ${bytes} bytes (text and ids, UTF-8); this mailbox stores at most ${maxBytes} ` +
+        "(its maxMessageBytes option). Send a shorter one, or a path to a file.",
+    );
+    this.name = "TeamMessageTooLargeError";
+    this.bytes = bytes;
+    this.maxBytes = maxBytes;
   }
 }
 

@@ -20,7 +20,8 @@ afterAll(async () => {
 if (up) {
   runTeamMailboxConformance(
     "RedisTeamMailbox",
-    (location) => new RedisTeamMailbox({ url: REDIS_URL, teamId: location, keyPrefix: prefix, blockMs: 200 }),
+    (location, options) =>
+      new RedisTeamMailbox({ url: REDIS_URL, teamId: location, keyPrefix: prefix, blockMs: 200, ...options }),
   );
 }
 

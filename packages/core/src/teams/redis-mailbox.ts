@@ -5,6 +5,7 @@ import {
   abortReason,
   checkAgentId,
   checkSendInput,
+  mailboxMaxMessageBytes,
   type SendTeamMessageInput,
   type TeamMailbox,
   type TeamMailboxMessage,
@@ -48,6 +49,8 @@ export interface RedisTeamMailboxOptions {
   claimIdleMs?: number;
   /** Longest single server-side block of `wait` before it looks again for claimable messages (ms, default 5 000). */
   blockMs?: number;
+  /** The largest message `send` stores, in UTF-8 bytes of its text and ids (default 2 MiB). */
+  maxMessageBytes?: number;
 }
 
 const GROUP = "heddle";
@@ -67,6 +70,7 @@ export class RedisTeamMailbox implements TeamMailbox {
   readonly #consumer: string;
   readonly #claimIdleMs: number;
   readonly #blockMs: number;
+  readonly #maxMessageBytes: number;
   readonly #groups = new Set<string>();
   readonly #waits = new Set<{ connection: RedisClientLike; reject(error: unknown): void }>();
   #client: Promise<RedisClientLike> | undefined;
@@ -82,10 +86,11 @@ export class RedisTeamMailbox implements TeamMailbox {
     this.#consumer = options.consumer ?? `${hostname()}:${process.pid}:${createId("c")}`;
     this.#claimIdleMs = Math.max(0, options.claimIdleMs ?? 30_000);
     this.#blockMs = Math.max(10, options.blockMs ?? 5_000);
+    this.#maxMessageBytes = mailboxMaxMessageBytes(options.maxMessageBytes, "RedisTeamMailbox");
   }
 
   async send(input: SendTeamMessageInput): Promise<TeamMailboxMessage> {
-    const checked = checkSendInput(input);
+    const checked = checkSendInput(input, this.#maxMessageBytes);
     const key = this.#inbox(checked.to);
     return this.#call(async (redis) => {
       const createdAt = Date.now();

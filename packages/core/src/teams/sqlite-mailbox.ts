@@ -9,6 +9,7 @@ import {
   checkAgentId,
   checkSendInput,
   MailboxWaiters,
+  mailboxMaxMessageBytes,
   type SendTeamMessageInput,
   type TeamMailbox,
   type TeamMailboxMessage,
@@ -27,6 +28,8 @@ export interface SqliteTeamMailboxOptions {
   pollIntervalMs?: number;
   /** As in `SqliteSessionStore`: `FULL` (default) survives a power cut, `NORMAL` a crash. */
   synchronous?: "NORMAL" | "FULL";
+  /** The largest message `send` stores, in UTF-8 bytes of its text and ids (default 2 MiB). */
+  maxMessageBytes?: number;
 }
 
 /** Mailbox schema versions, recorded in its own table so it shares a file with the session store. */
@@ -90,6 +93,7 @@ export class SqliteTeamMailbox implements TeamMailbox {
   readonly #stmts: ReturnType<typeof prepare>;
   readonly #waiters = new MailboxWaiters();
   readonly #pollIntervalMs: number;
+  readonly #maxMessageBytes: number;
   #timer: ReturnType<typeof setInterval> | undefined;
   #dataVersion = -1;
 
@@ -99,6 +103,7 @@ export class SqliteTeamMailbox implements TeamMailbox {
     this.path = options.path;
     this.#key = options.path === ":memory:" ? `:memory:${createId("db")}` : resolve(options.path);
     this.#pollIntervalMs = Math.max(10, options.pollIntervalMs ?? 200);
+    this.#maxMessageBytes = mailboxMaxMessageBytes(options.maxMessageBytes, "SqliteTeamMailbox");
     let db: Database.Database | undefined;
     try {
       if (options.path !== ":memory:") mkdirSync(dirname(resolve(options.path)), { recursive: true });
@@ -122,7 +127,7 @@ export class SqliteTeamMailbox implements TeamMailbox {
   send(input: SendTeamMessageInput): Promise<TeamMailboxMessage> {
     return this.#guard(() => {
       this.#open();
-      const checked = checkSendInput(input);
+      const checked = checkSendInput(input, this.#maxMessageBytes);
       const message: TeamMailboxMessage = { id: createId("msg"), ...checked, createdAt: Date.now() };
       this.#stmts.insert.run({
         id: message.id,
