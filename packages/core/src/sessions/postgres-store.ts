@@ -2,7 +2,6 @@ import {
   type AgentMessage,
   type AgentUsage,
   addUsage,
-  consoleLogger,
   createId,
   emptyUsage,
   type Logger,
@@ -17,15 +16,8 @@ import {
   SessionStoreClosedError,
 } from "./errors.js";
 import { insertCheckpoint, selectCheckpoints } from "./postgres-checkpoints.js";
-import {
-  type Isolation,
-  inTransaction,
-  migrateSchema,
-  openPgPool,
-  type PgClientLike,
-  type PgPoolLike,
-  withClient,
-} from "./postgres-pool.js";
+import { PostgresConnection } from "./postgres-connection.js";
+import { type Isolation, inTransaction, type PgClientLike, type PgPoolLike, withClient } from "./postgres-pool.js";
 import { quoteSchema, SCHEMA_NAME } from "./postgres-schema.js";
 
 export type { PgClientLike, PgPoolLike } from "./postgres-pool.js";
@@ -69,9 +61,8 @@ export interface PostgresSessionStoreOptions {
  */
 export class PostgresSessionStore implements SessionStore {
   readonly schema: string;
-  readonly #options: PostgresSessionStoreOptions;
   readonly #q: string;
-  #pool: Promise<PgPoolLike> | undefined;
+  readonly #connection: PostgresConnection;
   #closed = false;
 
   constructor(options: PostgresSessionStoreOptions) {
@@ -83,7 +74,7 @@ export class PostgresSessionStore implements SessionStore {
         `PostgresSessionStore: schema must match [A-Za-z_][A-Za-z0-9_]* (got ${JSON.stringify(this.schema)}).`,
       );
     this.#q = quoteSchema(this.schema);
-    this.#options = options;
+    this.#connection = new PostgresConnection({ ...options, schema: this.schema, q: this.#q });
   }
 
   async createSession(input: CreateSessionRecordInput = {}): Promise<SessionRecord> {
@@ -333,9 +324,7 @@ export class PostgresSessionStore implements SessionStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const pool = this.#pool;
-    this.#pool = undefined;
-    if (pool && !this.#options.pool) await (await pool.catch(() => undefined))?.end();
+    await this.#connection.close();
   }
 
   // ───────────── connection, transactions, migrations ─────────────
@@ -346,39 +335,7 @@ export class PostgresSessionStore implements SessionStore {
 
   #connect(): Promise<PgPoolLike> {
     this.#assertOpen();
-    if (!this.#pool) {
-      const opening = this.#open();
-      this.#pool = opening;
-      // A database that is down at first use (a restart, a failover) fails this call only: the next one tries again.
-      opening.catch(() => {
-        if (this.#pool === opening) this.#pool = undefined;
-      });
-    }
-    return this.#pool;
-  }
-
-  async #open(): Promise<PgPoolLike> {
-    const own = !this.#options.pool;
-    const pool =
-      this.#options.pool ??
-      (await openPgPool(this.#options.connectionString!, this.#options.maxConnections ?? 10, (error) =>
-        this.#lost(error),
-      ));
-    try {
-      await migrateSchema(pool, this.schema, this.#q);
-    } catch (error) {
-      if (own) await pool.end().catch(() => {});
-      throw error;
-    }
-    return pool;
-  }
-
-  /** A connection of the store's own pool was dropped by the server while idle; the pool already discarded it. */
-  #lost(error: Error): void {
-    (this.#options.logger ?? consoleLogger).warn(
-      `PostgresSessionStore (schema ${this.schema}): the server closed a pooled connection (${error.message}); ` +
-        "the next call opens a new one.",
-    );
+    return this.#connection.pool();
   }
 
   /** Runs `work` in one transaction on one connection; any error rolls it back. */
