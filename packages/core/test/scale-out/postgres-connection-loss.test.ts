@@ -53,7 +53,7 @@ describe.skipIf(!up)("PostgresSessionStore when the database drops its connectio
     expect(child.lines).toContain('HISTORY ["before","after"]');
     expect(child.lines).toContain("FRESH true");
     expect(child.lines.at(-1)).toBe("DONE");
-  });
+  }, 30_000);
 
   it("a connection dropped during an append: that append fails with database_unavailable, nothing of it is stored, the next one works", async () => {
     const child = run("active");
@@ -63,7 +63,7 @@ describe.skipIf(!up)("PostgresSessionStore when the database drops its connectio
     expect(child.lines, output).toContain("BLOCKED_APPEND database_unavailable");
     expect(child.lines).toContain('HISTORY ["first","after"]');
     expect(child.lines.at(-1)).toBe("DONE");
-  });
+  }, 30_000);
 
   it("with a pool the host owns: the same typed error, and the store adds no listener to that pool", async () => {
     const child = run("active", true);
@@ -74,7 +74,7 @@ describe.skipIf(!up)("PostgresSessionStore when the database drops its connectio
     expect(child.lines).toContain('HISTORY ["first","after"]');
     expect(child.lines).toContain("USER_POOL_LISTENERS 0");
     expect(child.lines.at(-1)).toBe("DONE");
-  });
+  }, 30_000);
 
   it("a database that is unreachable at first use: a typed error, and the store connects once it is back", async () => {
     // A gate in front of PostgreSQL: closed, it drops each connection at once (a restart, a failover); open, it
@@ -109,5 +109,5 @@ describe.skipIf(!up)("PostgresSessionStore when the database drops its connectio
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => gate.close(resolve));
     }
-  });
+  }, 30_000);
 });
