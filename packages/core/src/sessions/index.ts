@@ -28,7 +28,7 @@ export {
   SessionRuntime,
   type SessionTools,
 } from "./session-runtime.js";
-export { SessionDatabaseError } from "./sqlite-errors.js";
+export { type DatabaseFileErrorCode, SessionDatabaseError, sqliteFileProblem } from "./sqlite-errors.js";
 export type { UnreadableRow } from "./sqlite-rows.js";
 export { SESSION_MIGRATIONS, SESSION_SCHEMA_VERSION } from "./sqlite-schema.js";
 export { defaultSessionDbPath, SqliteSessionStore, type SqliteSessionStoreOptions } from "./sqlite-store.js";

@@ -1,13 +1,19 @@
 import { SessionStoreError } from "./errors.js";
+import { connectionLossError, isConnectionLoss, type LossPoint } from "./postgres-errors.js";
 import { POSTGRES_SESSION_MIGRATIONS, POSTGRES_SESSION_SCHEMA_VERSION } from "./postgres-schema.js";
 
 // The PostgreSQL store's connection work: opening a pool on the optional `pg` package, migrating a schema under an
 // advisory lock, and running work in a transaction. Kept apart from the store's SQL.
 
+type ErrorListener = (error: Error) => void;
+
 /** The part of a `pg` client the store uses; a `pg.PoolClient` fits. */
 export interface PgClientLike {
   query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
   release(error?: Error | boolean): void;
+  /** `pg` clients emit `error` when their connection dies; the store listens only while it holds the client. */
+  on?(event: "error", listener: ErrorListener): unknown;
+  removeListener?(event: "error", listener: ErrorListener): unknown;
 }
 
 /** The part of a `pg.Pool` the store uses. */
@@ -19,9 +25,20 @@ export interface PgPoolLike {
 /** The isolation levels the store uses. */
 export type Isolation = "READ COMMITTED" | "REPEATABLE READ";
 
-/** A `pg` pool for `connectionString`; `pg` is loaded here, on first use, with a clear error when it is missing. */
-export async function openPgPool(connectionString: string, maxConnections = 10): Promise<PgPoolLike> {
-  let pg: { default?: { Pool: new (config: object) => PgPoolLike }; Pool?: new (config: object) => PgPoolLike };
+type OwnPool = PgPoolLike & { on(event: "error", listener: ErrorListener): unknown };
+
+/**
+ * A `pg` pool for `connectionString`; `pg` is loaded here, on first use, with a clear error when it is missing.
+ * `onIdleError` hears of each idle connection the server dropped: without a listener, `pg.Pool` re-throws that
+ * error as an uncaught exception, which ends the process. The pool has already discarded the connection then, so
+ * the next call simply opens a new one.
+ */
+export async function openPgPool(
+  connectionString: string,
+  maxConnections: number,
+  onIdleError: ErrorListener,
+): Promise<PgPoolLike> {
+  let pg: { default?: { Pool: new (config: object) => OwnPool }; Pool?: new (config: object) => OwnPool };
   try {
     pg = await import("pg");
   } catch (error) {
@@ -31,7 +48,9 @@ export async function openPgPool(connectionString: string, maxConnections = 10):
     );
   }
   const Pool = pg.default?.Pool ?? pg.Pool!;
-  return new Pool({ connectionString, max: maxConnections });
+  const pool = new Pool({ connectionString, max: maxConnections });
+  pool.on("error", onIdleError);
+  return pool;
 }
 
 /**
@@ -65,32 +84,65 @@ export async function migrateSchema(pool: PgPoolLike, schema: string, q: string)
   });
 }
 
-/** Runs `work` in one transaction on one connection; any error rolls it back. */
+/**
+ * Runs `work` in one transaction on one connection; any error rolls it back. A lost connection is a typed
+ * `database_unavailable` error that says whether the COMMIT was in flight.
+ */
 export async function inTransaction<T>(
   pool: PgPoolLike,
   work: (client: PgClientLike) => Promise<T>,
   isolation: Isolation = "READ COMMITTED",
 ): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  return withClient(
+    pool,
+    async (client, setPoint) => {
+      try {
+        await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
+        const result = await work(client);
+        setPoint("commit");
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      }
+    },
+    "before-commit",
+  );
 }
 
-/** Runs `work` on one pooled connection, without a transaction (a single statement needs none). */
-export async function withClient<T>(pool: PgPoolLike, work: (client: PgClientLike) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+/**
+ * Runs `work` on one pooled connection, without a transaction (a single statement needs none). While the store
+ * holds the connection it listens for the connection's `error`: `pg` emits it when the server drops a connection
+ * that is in use, and with no listener that ends the process. Only then, and only on the held client: a pool the
+ * host owns gets no listener from the store. A broken connection goes back with its error, so the pool drops it.
+ */
+export async function withClient<T>(
+  pool: PgPoolLike,
+  work: (client: PgClientLike, setPoint: (point: LossPoint) => void) => Promise<T>,
+  start: LossPoint = "read",
+): Promise<T> {
+  let client: PgClientLike;
   try {
-    return await work(client);
+    client = await pool.connect();
+  } catch (error) {
+    throw connectionLossError(error, "connect");
+  }
+  let point = start;
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost ??= error;
+  };
+  client.on?.("error", onError);
+  try {
+    return await work(client, (next) => {
+      point = next;
+    });
+  } catch (error) {
+    if (isConnectionLoss(error)) lost ??= error as Error;
+    throw connectionLossError(error, point);
   } finally {
-    client.release();
+    client.removeListener?.("error", onError);
+    client.release(lost);
   }
 }

@@ -1,4 +1,12 @@
-import { type AgentMessage, type AgentUsage, addUsage, createId, emptyUsage, type ModelRef } from "@heddle/shared";
+import {
+  type AgentMessage,
+  type AgentUsage,
+  addUsage,
+  createId,
+  emptyUsage,
+  type Logger,
+  type ModelRef,
+} from "@heddle/shared";
 import {
   InvalidSessionInputError,
   MessageNotFoundError,
@@ -8,15 +16,8 @@ import {
   SessionStoreClosedError,
 } from "./errors.js";
 import { insertCheckpoint, selectCheckpoints } from "./postgres-checkpoints.js";
-import {
-  type Isolation,
-  inTransaction,
-  migrateSchema,
-  openPgPool,
-  type PgClientLike,
-  type PgPoolLike,
-  withClient,
-} from "./postgres-pool.js";
+import { PostgresConnection } from "./postgres-connection.js";
+import { type Isolation, inTransaction, type PgClientLike, type PgPoolLike, withClient } from "./postgres-pool.js";
 import { quoteSchema, SCHEMA_NAME } from "./postgres-schema.js";
 
 export type { PgClientLike, PgPoolLike } from "./postgres-pool.js";
@@ -39,12 +40,18 @@ import {
 export interface PostgresSessionStoreOptions {
   /** A `postgres://` URL; the store opens (and on `close()` ends) its own `pg` pool. */
   connectionString?: string;
-  /** A pool the host owns (`new pg.Pool(...)`); `close()` leaves it open. */
+  /**
+   * A pool the host owns (`new pg.Pool(...)`); `close()` leaves it open. The store adds no listener to it: give it
+   * an `error` listener yourself (`pool.on("error", ...)`, as `pg` asks of every pool), or a connection the server
+   * drops while idle in it ends your process.
+   */
   pool?: PgPoolLike;
   /** The schema that holds the tables, created when missing (default `heddle`). */
   schema?: string;
   /** Most connections the store's own pool opens (default 10). */
   maxConnections?: number;
+  /** Where the store's own pool reports a connection the server dropped while idle (default `consoleLogger`). */
+  logger?: Logger;
 }
 
 /**
@@ -54,9 +61,8 @@ export interface PostgresSessionStoreOptions {
  */
 export class PostgresSessionStore implements SessionStore {
   readonly schema: string;
-  readonly #options: PostgresSessionStoreOptions;
   readonly #q: string;
-  #pool: Promise<PgPoolLike> | undefined;
+  readonly #connection: PostgresConnection;
   #closed = false;
 
   constructor(options: PostgresSessionStoreOptions) {
@@ -68,7 +74,7 @@ export class PostgresSessionStore implements SessionStore {
         `PostgresSessionStore: schema must match [A-Za-z_][A-Za-z0-9_]* (got ${JSON.stringify(this.schema)}).`,
       );
     this.#q = quoteSchema(this.schema);
-    this.#options = options;
+    this.#connection = new PostgresConnection({ ...options, schema: this.schema, q: this.#q });
   }
 
   async createSession(input: CreateSessionRecordInput = {}): Promise<SessionRecord> {
@@ -318,9 +324,7 @@ export class PostgresSessionStore implements SessionStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const pool = this.#pool;
-    this.#pool = undefined;
-    if (pool && !this.#options.pool) await (await pool.catch(() => undefined))?.end();
+    await this.#connection.close();
   }
 
   // ───────────── connection, transactions, migrations ─────────────
@@ -331,15 +335,7 @@ export class PostgresSessionStore implements SessionStore {
 
   #connect(): Promise<PgPoolLike> {
     this.#assertOpen();
-    this.#pool ??= this.#open();
-    return this.#pool;
-  }
-
-  async #open(): Promise<PgPoolLike> {
-    const pool =
-      this.#options.pool ?? (await openPgPool(this.#options.connectionString!, this.#options.maxConnections));
-    await migrateSchema(pool, this.schema, this.#q);
-    return pool;
+    return this.#connection.pool();
   }
 
   /** Runs `work` in one transaction on one connection; any error rolls it back. */

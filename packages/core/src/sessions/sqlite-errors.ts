@@ -18,23 +18,30 @@ export class SessionDatabaseError extends SessionStoreError {
   }
 }
 
+/** The codes of an SQLite database file that cannot be used. */
+export type DatabaseFileErrorCode = "database_corrupt" | "database_read_only" | "database_unavailable";
+
 /**
- * SQLite's (and the file system's) errors about the database file, as a `SessionDatabaseError` naming it. Errors
- * the store raises on purpose, and anything else, pass through unchanged.
+ * What is wrong with the SQLite database file at `path`, read from SQLite's (or the file system's) error: a code and
+ * a message that names the file (`subject` says what it holds, e.g. "session database") and what to do. `undefined`
+ * when the error is not about the file. Shared by the SQLite session store and the SQLite team mailbox, which often
+ * open the same file.
  */
-export function databaseError(error: unknown, path: string): unknown {
-  if (error instanceof SessionStoreError) return error;
+export function sqliteFileProblem(
+  error: unknown,
+  path: string,
+  subject: string,
+): { code: DatabaseFileErrorCode; message: string } | undefined {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== "string") return error;
+  if (typeof code !== "string") return undefined;
   const detail = (error as Error).message;
   if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT"))
-    return new SessionDatabaseError(
-      "database_corrupt",
-      path,
-      `The session database ${path} is not a readable SQLite database (${detail}). Move it aside (a new one is ` +
+    return {
+      code: "database_corrupt",
+      message:
+        `The ${subject} ${path} is not a readable SQLite database (${detail}). Move it aside (a new one is ` +
         "created in its place) or restore it from a backup.",
-      error,
-    );
+    };
   if (
     code.startsWith("SQLITE_READONLY") ||
     code === "EACCES" ||
@@ -43,21 +50,25 @@ export function databaseError(error: unknown, path: string): unknown {
     // SQLite cannot open a WAL database whose folder is read-only (it must create -wal and -shm beside it).
     (code === "SQLITE_CANTOPEN" && existsSync(path) && !writable(path))
   )
-    return new SessionDatabaseError(
-      "database_read_only",
-      path,
-      `The session database ${path} cannot be written (${detail}). Check the permissions of the file and its ` +
+    return {
+      code: "database_read_only",
+      message:
+        `The ${subject} ${path} cannot be written (${detail}). Check the permissions of the file and its ` +
         "folder (SQLite writes -wal and -shm files beside it), or use a store on a writable disk.",
-      error,
-    );
+    };
   if (code.startsWith("SQLITE_"))
-    return new SessionDatabaseError(
-      "database_unavailable",
-      path,
-      `The session database ${path} could not be used (${code}: ${detail}).`,
-      error,
-    );
-  return error;
+    return { code: "database_unavailable", message: `The ${subject} ${path} could not be used (${code}: ${detail}).` };
+  return undefined;
+}
+
+/**
+ * SQLite's (and the file system's) errors about the database file, as a `SessionDatabaseError` naming it. Errors
+ * the store raises on purpose, and anything else, pass through unchanged.
+ */
+export function databaseError(error: unknown, path: string): unknown {
+  if (error instanceof SessionStoreError) return error;
+  const problem = sqliteFileProblem(error, path, "session database");
+  return problem ? new SessionDatabaseError(problem.code, path, problem.message, error) : error;
 }
 
 /** Whether this process may write the file and its folder (a read-only mount says no even to root). */

@@ -1,4 +1,5 @@
 import { HeddleError } from "@heddle/shared";
+import type { DatabaseFileErrorCode } from "../sessions/index.js";
 
 /** Stable codes of the errors the teams module throws on purpose. */
 export type TeamErrorCode =
@@ -6,7 +7,9 @@ export type TeamErrorCode =
   | "team_mailbox_closed"
   | "team_agent_exists"
   | "team_agent_running"
-  | "team_limit_reached";
+  | "team_limit_reached"
+  | "team_message_too_large"
+  | DatabaseFileErrorCode;
 
 /** Every error of sub-agents, mailboxes and teams carries one of `TeamErrorCode`. */
 export class TeamError extends HeddleError {
@@ -14,6 +17,26 @@ export class TeamError extends HeddleError {
   constructor(code: TeamErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = "TeamError";
+  }
+}
+
+/**
+ * A mailbox refused a message over its own `maxMessageBytes` (UTF-8 bytes of the text and ids together; default
+ * 2 MiB). Nothing was stored. The team's `limits.maxMessageBytes` (a `TeamLimitError`) is checked before this one.
+ */
+export class TeamMessageTooLargeError extends TeamError {
+  declare readonly code: "team_message_too_large";
+  readonly bytes: number;
+  readonly maxBytes: number;
+  constructor(bytes: number, maxBytes: number) {
+    super(
+      "team_message_too_large",
+      `The message is ${bytes} bytes (text and ids, UTF-8); this mailbox stores at most ${maxBytes} ` +
+        "(its maxMessageBytes option). Send a shorter one, or a path to a file.",
+    );
+    this.name = "TeamMessageTooLargeError";
+    this.bytes = bytes;
+    this.maxBytes = maxBytes;
   }
 }
 
@@ -28,5 +51,23 @@ export class TeamLimitError extends TeamError {
     super("team_limit_reached", message);
     this.name = "TeamLimitError";
     this.limit = limit;
+  }
+}
+
+/**
+ * A `SqliteTeamMailbox` file that cannot be used: not a database or damaged (`database_corrupt`), not writable
+ * (`database_read_only`), or unusable for another reason (`database_unavailable`); the same codes as the session
+ * store's `SessionDatabaseError`, since the two often share a file. `path` and the message name the file;
+ * `sqliteCode` keeps SQLite's own code.
+ */
+export class TeamDatabaseError extends TeamError {
+  declare readonly code: DatabaseFileErrorCode;
+  readonly path: string;
+  readonly sqliteCode: string | undefined;
+  constructor(code: DatabaseFileErrorCode, path: string, message: string, cause?: unknown) {
+    super(code, message, { cause });
+    this.name = "TeamDatabaseError";
+    this.path = path;
+    this.sqliteCode = (cause as { code?: unknown } | undefined)?.code as string | undefined;
   }
 }

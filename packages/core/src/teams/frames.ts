@@ -3,7 +3,7 @@
  * record (its kind and its real sender), and the body inside can never close that frame or open another, because
  * every tag of the team protocol in a body is escaped. Message text is never read as control.
  */
-import type { TeamMailboxMessage } from "./mailbox.js";
+import { type TeamMailboxMessage, toWellFormed } from "./mailbox.js";
 import { escapeAttribute, formatShutdownRequest, parseTeamControlMessage } from "./protocol.js";
 
 // The tags a frame or a control is made of; in a body, `<` before any of them becomes `&lt;`.
@@ -40,7 +40,10 @@ export function renderForLead(messages: TeamMailboxMessage[]): string {
     .join("\n\n");
 }
 
-/** A teammate's report to whoever gave it a task (or to the lead, when it stops): its text is escaped. */
+/**
+ * A teammate's report to whoever gave it a task (or to the lead, when it stops): its text is escaped, and made
+ * well-formed (a lone surrogate from the model becomes U+FFFD), since a mailbox refuses text that is not.
+ */
 export function formatTaskNotification(
   from: string,
   status: string,
@@ -50,5 +53,5 @@ export function formatTaskNotification(
   const attributes = Object.entries(extra)
     .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
     .join("");
-  return `<task_notification from="${escapeAttribute(from)}" status="${escapeAttribute(status)}"${attributes}>\n${escapeFrameBody(text)}\n</task_notification>`;
+  return `<task_notification from="${escapeAttribute(from)}" status="${escapeAttribute(status)}"${attributes}>\n${escapeFrameBody(toWellFormed(text))}\n</task_notification>`;
 }

@@ -1,13 +1,26 @@
-export { TeamError, type TeamErrorCode, TeamLimitError, type TeamLimitName } from "./errors.js";
+export {
+  TeamDatabaseError,
+  TeamError,
+  type TeamErrorCode,
+  TeamLimitError,
+  type TeamLimitName,
+  TeamMessageTooLargeError,
+} from "./errors.js";
 export { escapeFrameBody } from "./frames.js";
 export {
+  DEFAULT_MAILBOX_MAX_MESSAGE_BYTES,
   type SendTeamMessageInput,
   TEAM_MESSAGE_KINDS,
   type TeamMailbox,
   type TeamMailboxMessage,
   type TeamMessageKind,
 } from "./mailbox.js";
-export { createInMemoryTeamMailboxData, InMemoryTeamMailbox, type InMemoryTeamMailboxData } from "./memory-mailbox.js";
+export {
+  createInMemoryTeamMailboxData,
+  InMemoryTeamMailbox,
+  type InMemoryTeamMailboxData,
+  type InMemoryTeamMailboxOptions,
+} from "./memory-mailbox.js";
 export {
   formatShutdownApproved,
   formatShutdownRequest,

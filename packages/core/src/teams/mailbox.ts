@@ -1,4 +1,4 @@
-import { TeamError } from "./errors.js";
+import { TeamError, TeamMessageTooLargeError } from "./errors.js";
 
 /** What a mailbox message is for. */
 export type TeamMessageKind = "user" | "shutdown_request" | "shutdown_approved" | "task_notification";
@@ -58,8 +58,32 @@ export interface TeamMailbox {
   close(): Promise<void>;
 }
 
-/** Checks `send`'s input; the same rules for every mailbox. */
-export function checkSendInput(input: SendTeamMessageInput): Required<Omit<SendTeamMessageInput, "teamId">> & {
+/**
+ * The largest message a mailbox stores by default, in UTF-8 bytes of its text and ids together: 2 MiB. Twice the
+ * team's default `limits.maxMessageBytes` (1 MiB of text), so every message a team sends at its default limits fits,
+ * a teammate's report included (cut to 1 MiB, then framed, with escaping that grows it by at most a quarter); yet a
+ * raw `send` of 40 MB, which every `list` and `peek` would then carry, is refused.
+ */
+export const DEFAULT_MAILBOX_MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
+
+/** Checks a mailbox's `maxMessageBytes` option (a positive integer, or `Infinity` for no cap) and applies the default. */
+export function mailboxMaxMessageBytes(value: unknown, where: string): number {
+  if (value === undefined) return DEFAULT_MAILBOX_MAX_MESSAGE_BYTES;
+  if (typeof value !== "number" || !(Number.isInteger(value) || value === Number.POSITIVE_INFINITY) || value < 1)
+    throw new TeamError("team_invalid_input", `${where}: maxMessageBytes must be a positive integer (or Infinity)`);
+  return value;
+}
+
+/**
+ * Checks `send`'s input; the same rules for every mailbox. Text and ids must be well-formed Unicode: a lone
+ * surrogate cannot be stored as UTF-8, and SQLite and Redis would silently turn it into replacement characters, so
+ * it is refused instead, alike in every mailbox. The message (text and ids, in UTF-8) may have at most
+ * `maxMessageBytes` bytes.
+ */
+export function checkSendInput(
+  input: SendTeamMessageInput,
+  maxMessageBytes: number = DEFAULT_MAILBOX_MAX_MESSAGE_BYTES,
+): Required<Omit<SendTeamMessageInput, "teamId">> & {
   teamId?: string;
 } {
   if (typeof input !== "object" || input === null)
@@ -67,11 +91,14 @@ export function checkSendInput(input: SendTeamMessageInput): Required<Omit<SendT
   checkAgentId(input.to, "send: to");
   checkAgentId(input.from, "send: from");
   if (typeof input.text !== "string") throw new TeamError("team_invalid_input", "send: text must be a string");
+  checkWellFormed(input.text, "send: text");
   const kind = input.kind ?? "user";
   if (!TEAM_MESSAGE_KINDS.includes(kind))
     throw new TeamError("team_invalid_input", `send: kind must be one of ${TEAM_MESSAGE_KINDS.join(", ")}`);
   if (input.teamId !== undefined && (typeof input.teamId !== "string" || input.teamId === ""))
     throw new TeamError("team_invalid_input", "send: teamId must be a non-empty string when given");
+  if (input.teamId !== undefined) checkWellFormed(input.teamId, "send: teamId");
+  checkSize([input.text, input.to, input.from, input.teamId ?? ""], maxMessageBytes);
   return {
     to: input.to,
     from: input.from,
@@ -84,6 +111,32 @@ export function checkSendInput(input: SendTeamMessageInput): Required<Omit<SendT
 export function checkAgentId(agentId: unknown, where: string): asserts agentId is string {
   if (typeof agentId !== "string" || agentId === "")
     throw new TeamError("team_invalid_input", `${where} must be a non-empty agent id`);
+  checkWellFormed(agentId, where);
+}
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one (code units, no `u` flag).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** `text` with each lone surrogate replaced by U+FFFD: `String.prototype.toWellFormed`, not in this project's ES2022 lib. */
+export function toWellFormed(text: string): string {
+  return text.replace(new RegExp(LONE_SURROGATE.source, "g"), "\ufffd");
+}
+
+function checkWellFormed(value: string, where: string): void {
+  const lone = LONE_SURROGATE.exec(value);
+  if (lone)
+    throw new TeamError(
+      "team_invalid_input",
+      `${where} is not well-formed Unicode: a lone surrogate (\\u${lone[0].charCodeAt(0).toString(16)}) at index ` +
+        `${lone.index} cannot be stored as UTF-8. Replace it (String.prototype.toWellFormed) before sending.`,
+    );
+}
+
+function checkSize(parts: string[], maxBytes: number): void {
+  // Cheap first: a string of n UTF-16 units is at most 3n UTF-8 bytes.
+  if (parts.reduce((units, part) => units + part.length, 0) * 3 <= maxBytes) return;
+  const bytes = parts.reduce((sum, part) => sum + Buffer.byteLength(part, "utf8"), 0);
+  if (bytes > maxBytes) throw new TeamMessageTooLargeError(bytes, maxBytes);
 }
 
 /** The error a `wait` rejects with when its signal aborts: the signal's reason, as `AbortSignal` users expect. */

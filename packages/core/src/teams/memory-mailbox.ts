@@ -4,6 +4,7 @@ import {
   checkAgentId,
   checkSendInput,
   MailboxWaiters,
+  mailboxMaxMessageBytes,
   type SendTeamMessageInput,
   type TeamMailbox,
   type TeamMailboxMessage,
@@ -20,20 +21,30 @@ export function createInMemoryTeamMailboxData(): InMemoryTeamMailboxData {
   return { messages: [], waiters: new MailboxWaiters() };
 }
 
+/** What `new InMemoryTeamMailbox(...)` takes. */
+export interface InMemoryTeamMailboxOptions {
+  /** The messages to use; pass one object to several mailboxes to share it. */
+  data?: InMemoryTeamMailboxData;
+  /** The largest message `send` stores, in UTF-8 bytes of its text and ids (default 2 MiB). */
+  maxMessageBytes?: number;
+}
+
 /** A `TeamMailbox` in memory, for one process: `wait` wakes on `send` with no polling. Values are copied in and out. */
 export class InMemoryTeamMailbox implements TeamMailbox {
   readonly #data: InMemoryTeamMailboxData;
+  readonly #maxMessageBytes: number;
   // This instance's own waits, so closing it ends them and no others.
   readonly #controllers = new Set<AbortController>();
   #closed = false;
 
-  constructor(options: { data?: InMemoryTeamMailboxData } = {}) {
+  constructor(options: InMemoryTeamMailboxOptions = {}) {
     this.#data = options.data ?? createInMemoryTeamMailboxData();
+    this.#maxMessageBytes = mailboxMaxMessageBytes(options.maxMessageBytes, "InMemoryTeamMailbox");
   }
 
   async send(input: SendTeamMessageInput): Promise<TeamMailboxMessage> {
     this.#assertOpen();
-    const checked = checkSendInput(input);
+    const checked = checkSendInput(input, this.#maxMessageBytes);
     const message: TeamMailboxMessage = { id: createId("msg"), ...checked, createdAt: Date.now() };
     this.#data.messages.push(message);
     this.#data.waiters.wake(message.to);

@@ -5,11 +5,13 @@ import {
   abortReason,
   checkAgentId,
   checkSendInput,
+  mailboxMaxMessageBytes,
   type SendTeamMessageInput,
   type TeamMailbox,
   type TeamMailboxMessage,
   type TeamMessageKind,
 } from "./mailbox.js";
+import { inboxKey, readsKey } from "./redis-keys.js";
 
 /** The part of an `ioredis` client the mailbox uses; `new Redis(url)` fits. */
 export interface RedisClientLike {
@@ -47,6 +49,8 @@ export interface RedisTeamMailboxOptions {
   claimIdleMs?: number;
   /** Longest single server-side block of `wait` before it looks again for claimable messages (ms, default 5 000). */
   blockMs?: number;
+  /** The largest message `send` stores, in UTF-8 bytes of its text and ids (default 2 MiB). */
+  maxMessageBytes?: number;
 }
 
 const GROUP = "heddle";
@@ -66,6 +70,7 @@ export class RedisTeamMailbox implements TeamMailbox {
   readonly #consumer: string;
   readonly #claimIdleMs: number;
   readonly #blockMs: number;
+  readonly #maxMessageBytes: number;
   readonly #groups = new Set<string>();
   readonly #waits = new Set<{ connection: RedisClientLike; reject(error: unknown): void }>();
   #client: Promise<RedisClientLike> | undefined;
@@ -81,24 +86,27 @@ export class RedisTeamMailbox implements TeamMailbox {
     this.#consumer = options.consumer ?? `${hostname()}:${process.pid}:${createId("c")}`;
     this.#claimIdleMs = Math.max(0, options.claimIdleMs ?? 30_000);
     this.#blockMs = Math.max(10, options.blockMs ?? 5_000);
+    this.#maxMessageBytes = mailboxMaxMessageBytes(options.maxMessageBytes, "RedisTeamMailbox");
   }
 
   async send(input: SendTeamMessageInput): Promise<TeamMailboxMessage> {
-    const checked = checkSendInput(input);
-    const redis = await this.#redis();
-    const createdAt = Date.now();
-    const fields: (string | number)[] = ["from", checked.from, "to", checked.to, "kind", checked.kind];
-    fields.push("text", checked.text, "createdAt", createdAt);
-    if (checked.teamId !== undefined) fields.push("teamId", checked.teamId);
-    const id = await redis.xadd(this.#inbox(checked.to), "*", ...fields);
-    return { id: id!, ...(checked.teamId !== undefined && { teamId: checked.teamId }), ...rest(checked), createdAt };
+    const checked = checkSendInput(input, this.#maxMessageBytes);
+    const key = this.#inbox(checked.to);
+    return this.#call(async (redis) => {
+      const createdAt = Date.now();
+      const fields: (string | number)[] = ["from", checked.from, "to", checked.to, "kind", checked.kind];
+      fields.push("text", checked.text, "createdAt", createdAt);
+      if (checked.teamId !== undefined) fields.push("teamId", checked.teamId);
+      const id = await redis.xadd(key, "*", ...fields);
+      return { id: id!, ...(checked.teamId !== undefined && { teamId: checked.teamId }), ...rest(checked), createdAt };
+    });
   }
 
   async dequeue(agentId: string): Promise<TeamMailboxMessage | undefined> {
     const message = await this.peek(agentId);
     if (!message) return undefined;
     const readAt = Date.now();
-    await this.#markRead(agentId, message.id, readAt);
+    await this.#call(() => this.#markRead(agentId, message.id, readAt));
     return { ...message, readAt };
   }
 
@@ -107,51 +115,54 @@ export class RedisTeamMailbox implements TeamMailbox {
    * (claimed), else the next new one (now pending here).
    */
   async peek(agentId: string): Promise<TeamMailboxMessage | undefined> {
-    const redis = await this.#redis();
     const key = this.#inbox(agentId);
     const reads = this.#reads(agentId);
-    return this.#withGroup(key, async () => {
-      for (;;) {
-        const own = entries(await redis.xreadgroup("GROUP", GROUP, this.#consumer, "COUNT", 1, "STREAMS", key, "0"));
-        const claimed = own.length
-          ? own
-          : claimedEntries(await redis.xautoclaim(key, GROUP, this.#consumer, this.#claimIdleMs, "0-0", "COUNT", 1));
-        const next = claimed.length
-          ? claimed
-          : entries(await redis.xreadgroup("GROUP", GROUP, this.#consumer, "COUNT", 1, "STREAMS", key, ">"));
-        const entry = next[0];
-        if (!entry) return undefined;
-        // Marked read without being taken (markRead on a listed message): acknowledge it and look further.
-        if (await redis.hexists(reads, entry[0])) {
-          await redis.xack(key, GROUP, entry[0]);
-          continue;
+    return this.#call((redis) =>
+      this.#withGroup(key, async () => {
+        for (;;) {
+          const own = entries(await redis.xreadgroup("GROUP", GROUP, this.#consumer, "COUNT", 1, "STREAMS", key, "0"));
+          const claimed = own.length
+            ? own
+            : claimedEntries(await redis.xautoclaim(key, GROUP, this.#consumer, this.#claimIdleMs, "0-0", "COUNT", 1));
+          const next = claimed.length
+            ? claimed
+            : entries(await redis.xreadgroup("GROUP", GROUP, this.#consumer, "COUNT", 1, "STREAMS", key, ">"));
+          const entry = next[0];
+          if (!entry) return undefined;
+          // Marked read without being taken (markRead on a listed message): acknowledge it and look further.
+          if (await redis.hexists(reads, entry[0])) {
+            await redis.xack(key, GROUP, entry[0]);
+            continue;
+          }
+          return toMessage(entry);
         }
-        return toMessage(entry);
-      }
-    });
+      }),
+    );
   }
 
   async list(agentId: string): Promise<TeamMailboxMessage[]> {
-    const redis = await this.#redis();
-    const [rows, read] = await Promise.all([
-      redis.xrange(this.#inbox(agentId), "-", "+"),
-      redis.hkeys(this.#reads(agentId)),
-    ]);
-    const done = new Set(read);
-    return rows.filter(([id]) => !done.has(id)).map(toMessage);
+    const key = this.#inbox(agentId);
+    const reads = this.#reads(agentId);
+    return this.#call(async (redis) => {
+      const [rows, read] = await Promise.all([redis.xrange(key, "-", "+"), redis.hkeys(reads)]);
+      const done = new Set(read);
+      return rows.filter(([id]) => !done.has(id)).map(toMessage);
+    });
   }
 
   markRead(agentId: string, messageId: string): Promise<boolean> {
-    return this.#markRead(agentId, messageId, Date.now());
+    return this.#call(() => this.#markRead(agentId, messageId, Date.now()));
   }
 
   async clear(agentId: string): Promise<number> {
-    const redis = await this.#redis();
     const key = this.#inbox(agentId);
-    const count = await redis.xlen(key);
-    await redis.del(key, this.#reads(agentId));
-    this.#groups.delete(key);
-    return count;
+    const reads = this.#reads(agentId);
+    return this.#call(async (redis) => {
+      const count = await redis.xlen(key);
+      await redis.del(key, reads);
+      this.#groups.delete(key);
+      return count;
+    });
   }
 
   async wait(agentId: string, signal?: AbortSignal): Promise<void> {
@@ -160,40 +171,34 @@ export class RedisTeamMailbox implements TeamMailbox {
       if (signal?.aborted) throw abortReason(signal);
       if (await this.peek(agentId)) return;
       if (signal?.aborted) throw abortReason(signal);
-      // A connection of its own: a blocked command holds its connection; abort and close disconnect it.
-      const redis = await this.#redis();
-      const connection = redis.duplicate();
-      let rejectWait: (error: unknown) => void = () => {};
-      const interrupted = new Promise<never>((_, reject) => {
-        rejectWait = reject;
-      });
-      const entry = { connection, reject: rejectWait };
-      this.#waits.add(entry);
-      const onAbort = () => rejectWait(abortReason(signal!));
-      signal?.addEventListener("abort", onAbort, { once: true });
-      try {
-        const read = this.#withGroup(key, () =>
-          connection.xreadgroup(
-            "GROUP",
-            GROUP,
-            this.#consumer,
-            "COUNT",
-            1,
-            "BLOCK",
-            this.#blockMs,
-            "STREAMS",
-            key,
-            ">",
-          ),
-        );
-        read.catch(() => {});
-        // A delivered message is now pending here: the next peek returns it.
-        if (entries(await Promise.race([read, interrupted])).length > 0) return;
-      } finally {
-        signal?.removeEventListener("abort", onAbort);
-        this.#waits.delete(entry);
-        connection.disconnect();
-      }
+      if (await this.#call(() => this.#block(key, signal))) return;
+    }
+  }
+
+  /** One server-side block for a new message of `key`; true when one was delivered (now pending here). */
+  async #block(key: string, signal: AbortSignal | undefined): Promise<boolean> {
+    // A connection of its own: a blocked command holds its connection; abort and close disconnect it.
+    const connection = (await this.#redis()).duplicate();
+    let rejectWait: (error: unknown) => void = () => {};
+    const interrupted = new Promise<never>((_, reject) => {
+      rejectWait = reject;
+    });
+    const entry = { connection, reject: rejectWait };
+    this.#waits.add(entry);
+    const onAbort = () => rejectWait(abortReason(signal!));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      // close() may have run while this wait was on its way here, after it ended the waits it knew of.
+      if (this.#closed) throw closedError();
+      const read = this.#withGroup(key, () =>
+        connection.xreadgroup("GROUP", GROUP, this.#consumer, "COUNT", 1, "BLOCK", this.#blockMs, "STREAMS", key, ">"),
+      );
+      read.catch(() => {});
+      return entries(await Promise.race([read, interrupted])).length > 0;
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      this.#waits.delete(entry);
+      connection.disconnect();
     }
   }
 
@@ -215,17 +220,35 @@ export class RedisTeamMailbox implements TeamMailbox {
     const found = await redis.xrange(key, messageId, messageId);
     if (found.length === 0) return false;
     const first = (await redis.hsetnx(this.#reads(agentId), messageId, readAt)) === 1;
-    await this.#withGroup(key, () => redis.xack(key, GROUP, messageId));
+    // The read marker is the record. The XACK only takes the entry off this consumer's pending list, which the next
+    // peek also does for a marked entry: a close() that cuts it off has lost nothing, and the message counts as read.
+    await this.#withGroup(key, () => redis.xack(key, GROUP, messageId)).catch((error: unknown) => {
+      if (!this.#closed) throw error;
+    });
     return first;
+  }
+
+  /**
+   * Runs one call on the client. A call that close() overtakes (its next command meets a quit connection, and
+   * ioredis says "Connection is closed.") rejects with `team_mailbox_closed`, like every call after close().
+   */
+  async #call<T>(work: (redis: RedisClientLike) => Promise<T>): Promise<T> {
+    try {
+      return await work(await this.#redis());
+    } catch (error) {
+      if (this.#closed && !isClosedError(error)) throw closedError(error);
+      throw error;
+    }
   }
 
   #inbox(agentId: string): string {
     checkAgentId(agentId, "agentId");
-    return `${this.#prefix}:team:${this.teamId}:inbox:${agentId}`;
+    return inboxKey(this.#prefix, this.teamId, agentId);
   }
 
   #reads(agentId: string): string {
-    return `${this.#inbox(agentId)}:read`;
+    checkAgentId(agentId, "agentId");
+    return readsKey(this.#prefix, this.teamId, agentId);
   }
 
   #redis(): Promise<RedisClientLike> {
@@ -307,6 +330,10 @@ async function ensureGroup(redis: RedisClientLike, key: string): Promise<void> {
   }
 }
 
-function closedError(): TeamError {
-  return new TeamError("team_mailbox_closed", "The Redis team mailbox is closed.");
+function closedError(cause?: unknown): TeamError {
+  return new TeamError("team_mailbox_closed", "The Redis team mailbox is closed.", { cause });
+}
+
+function isClosedError(error: unknown): boolean {
+  return error instanceof TeamError && error.code === "team_mailbox_closed";
 }

@@ -2,12 +2,14 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { createId } from "@heddle/shared";
 import Database from "better-sqlite3";
-import { TeamError } from "./errors.js";
+import { sqliteFileProblem } from "../sessions/index.js";
+import { TeamDatabaseError, TeamError } from "./errors.js";
 import {
   abortReason,
   checkAgentId,
   checkSendInput,
   MailboxWaiters,
+  mailboxMaxMessageBytes,
   type SendTeamMessageInput,
   type TeamMailbox,
   type TeamMailboxMessage,
@@ -26,6 +28,8 @@ export interface SqliteTeamMailboxOptions {
   pollIntervalMs?: number;
   /** As in `SqliteSessionStore`: `FULL` (default) survives a power cut, `NORMAL` a crash. */
   synchronous?: "NORMAL" | "FULL";
+  /** The largest message `send` stores, in UTF-8 bytes of its text and ids (default 2 MiB). */
+  maxMessageBytes?: number;
 }
 
 /** Mailbox schema versions, recorded in its own table so it shares a file with the session store. */
@@ -89,6 +93,7 @@ export class SqliteTeamMailbox implements TeamMailbox {
   readonly #stmts: ReturnType<typeof prepare>;
   readonly #waiters = new MailboxWaiters();
   readonly #pollIntervalMs: number;
+  readonly #maxMessageBytes: number;
   #timer: ReturnType<typeof setInterval> | undefined;
   #dataVersion = -1;
 
@@ -98,87 +103,101 @@ export class SqliteTeamMailbox implements TeamMailbox {
     this.path = options.path;
     this.#key = options.path === ":memory:" ? `:memory:${createId("db")}` : resolve(options.path);
     this.#pollIntervalMs = Math.max(10, options.pollIntervalMs ?? 200);
-    if (options.path !== ":memory:") mkdirSync(dirname(resolve(options.path)), { recursive: true });
-    const db = new Database(options.path);
+    this.#maxMessageBytes = mailboxMaxMessageBytes(options.maxMessageBytes, "SqliteTeamMailbox");
+    let db: Database.Database | undefined;
     try {
+      if (options.path !== ":memory:") mkdirSync(dirname(resolve(options.path)), { recursive: true });
+      db = new Database(options.path);
       // The busy timeout first, so switching to WAL waits for another process instead of failing.
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       db.pragma("journal_mode = WAL");
       db.pragma(`synchronous = ${options.synchronous ?? "FULL"}`);
       migrate(db, options.path);
+      this.#stmts = prepare(db);
     } catch (error) {
-      db.close();
-      throw error;
+      db?.close();
+      throw fileError(error, options.path);
     }
     this.#db = db;
-    this.#stmts = prepare(db);
     const siblings = openMailboxes.get(this.#key) ?? new Set();
     siblings.add(this);
     openMailboxes.set(this.#key, siblings);
   }
 
-  async send(input: SendTeamMessageInput): Promise<TeamMailboxMessage> {
-    this.#open();
-    const checked = checkSendInput(input);
-    const message: TeamMailboxMessage = { id: createId("msg"), ...checked, createdAt: Date.now() };
-    this.#stmts.insert.run({
-      id: message.id,
-      team_id: message.teamId ?? null,
-      from_agent: message.from,
-      to_agent: message.to,
-      kind: message.kind,
-      text: message.text,
-      created_at: message.createdAt,
+  send(input: SendTeamMessageInput): Promise<TeamMailboxMessage> {
+    return this.#guard(() => {
+      this.#open();
+      const checked = checkSendInput(input, this.#maxMessageBytes);
+      const message: TeamMailboxMessage = { id: createId("msg"), ...checked, createdAt: Date.now() };
+      this.#stmts.insert.run({
+        id: message.id,
+        team_id: message.teamId ?? null,
+        from_agent: message.from,
+        to_agent: message.to,
+        kind: message.kind,
+        text: message.text,
+        created_at: message.createdAt,
+      });
+      for (const mailbox of openMailboxes.get(this.#key) ?? []) mailbox.#waiters.wake(message.to);
+      return message;
     });
-    for (const mailbox of openMailboxes.get(this.#key) ?? []) mailbox.#waiters.wake(message.to);
-    return message;
   }
 
-  async dequeue(agentId: string): Promise<TeamMailboxMessage | undefined> {
-    const db = this.#open();
-    checkAgentId(agentId, "dequeue: agentId");
-    // IMMEDIATE takes the write lock before the read: another process cannot take the same row in between.
-    return db
-      .transaction(() => {
-        const row = this.#stmts.oldestUnread.get(agentId) as MessageRow | undefined;
-        if (!row) return undefined;
-        const readAt = Date.now();
-        this.#stmts.markRead.run(readAt, row.seq);
-        return toMessage({ ...row, read_at: readAt });
-      })
-      .immediate();
+  dequeue(agentId: string): Promise<TeamMailboxMessage | undefined> {
+    return this.#guard(() => {
+      const db = this.#open();
+      checkAgentId(agentId, "dequeue: agentId");
+      // IMMEDIATE takes the write lock before the read: another process cannot take the same row in between.
+      return db
+        .transaction(() => {
+          const row = this.#stmts.oldestUnread.get(agentId) as MessageRow | undefined;
+          if (!row) return undefined;
+          const readAt = Date.now();
+          this.#stmts.markRead.run(readAt, row.seq);
+          return toMessage({ ...row, read_at: readAt });
+        })
+        .immediate();
+    });
   }
 
-  async peek(agentId: string): Promise<TeamMailboxMessage | undefined> {
-    this.#open();
-    checkAgentId(agentId, "peek: agentId");
-    const row = this.#stmts.oldestUnread.get(agentId) as MessageRow | undefined;
-    return row && toMessage(row);
+  peek(agentId: string): Promise<TeamMailboxMessage | undefined> {
+    return this.#guard(() => {
+      this.#open();
+      checkAgentId(agentId, "peek: agentId");
+      const row = this.#stmts.oldestUnread.get(agentId) as MessageRow | undefined;
+      return row && toMessage(row);
+    });
   }
 
-  async list(agentId: string): Promise<TeamMailboxMessage[]> {
-    this.#open();
-    checkAgentId(agentId, "list: agentId");
-    return (this.#stmts.allUnread.all(agentId) as MessageRow[]).map(toMessage);
+  list(agentId: string): Promise<TeamMailboxMessage[]> {
+    return this.#guard(() => {
+      this.#open();
+      checkAgentId(agentId, "list: agentId");
+      return (this.#stmts.allUnread.all(agentId) as MessageRow[]).map(toMessage);
+    });
   }
 
-  async markRead(agentId: string, messageId: string): Promise<boolean> {
-    this.#open();
-    checkAgentId(agentId, "markRead: agentId");
-    return this.#stmts.markReadById.run(Date.now(), messageId, agentId).changes === 1;
+  markRead(agentId: string, messageId: string): Promise<boolean> {
+    return this.#guard(() => {
+      this.#open();
+      checkAgentId(agentId, "markRead: agentId");
+      return this.#stmts.markReadById.run(Date.now(), messageId, agentId).changes === 1;
+    });
   }
 
-  async clear(agentId: string): Promise<number> {
-    this.#open();
-    checkAgentId(agentId, "clear: agentId");
-    return this.#stmts.clear.run(agentId).changes;
+  clear(agentId: string): Promise<number> {
+    return this.#guard(() => {
+      this.#open();
+      checkAgentId(agentId, "clear: agentId");
+      return this.#stmts.clear.run(agentId).changes;
+    });
   }
 
   async wait(agentId: string, signal?: AbortSignal): Promise<void> {
     this.#open();
     checkAgentId(agentId, "wait: agentId");
     if (signal?.aborted) throw abortReason(signal);
-    if (this.#stmts.hasUnread.get(agentId)) return;
+    if (await this.#guard(() => this.#stmts.hasUnread.get(agentId))) return;
     const waiting = this.#waiters.add(agentId, signal);
     this.#startPolling();
     try {
@@ -229,10 +248,27 @@ export class SqliteTeamMailbox implements TeamMailbox {
     }
   }
 
+  // Every call runs here: SQLite's errors about the file (a lock held past busyTimeoutMs, a read-only or damaged
+  // file) become a TeamDatabaseError naming it.
+  #guard<T>(body: () => T): Promise<T> {
+    try {
+      return Promise.resolve(body());
+    } catch (error) {
+      return Promise.reject(fileError(error, this.path));
+    }
+  }
+
   #open(): Database.Database {
     if (!this.#db) throw new TeamError("team_mailbox_closed", `The team mailbox on ${this.path} is closed.`);
     return this.#db;
   }
+}
+
+/** SQLite's (and the file system's) errors about the file, as a `TeamDatabaseError` naming it; others unchanged. */
+function fileError(error: unknown, path: string): unknown {
+  if (error instanceof TeamError) return error;
+  const problem = sqliteFileProblem(error, path, "team mailbox database");
+  return problem ? new TeamDatabaseError(problem.code, path, problem.message, error) : error;
 }
 
 function prepare(db: Database.Database) {

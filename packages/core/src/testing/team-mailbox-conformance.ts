@@ -1,11 +1,21 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { TeamMailbox } from "../teams/index.js";
+import { DEFAULT_MAILBOX_MAX_MESSAGE_BYTES, type TeamMailbox } from "../teams/index.js";
+
+/** Options the suite passes when it opens a mailbox; a mailbox must honour each one it is given. */
+export interface TeamMailboxConformanceOptions {
+  /** The largest message `send` may store, in UTF-8 bytes of its text and ids (`to`, `from`, `teamId`). */
+  maxMessageBytes?: number;
+}
 
 /**
  * Opens a mailbox at `location`. Opening the same location again must reach the same messages (another process or
- * a restart); a new location must be empty. Each test gets its own location.
+ * a restart); a new location must be empty. Each test gets its own location. `options` are the mailbox's options
+ * for this test (absent: the defaults).
  */
-export type MakeTeamMailbox = (location: string) => TeamMailbox | Promise<TeamMailbox>;
+export type MakeTeamMailbox = (
+  location: string,
+  options?: TeamMailboxConformanceOptions,
+) => TeamMailbox | Promise<TeamMailbox>;
 
 let locationCounter = 0;
 const tick = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -18,14 +28,14 @@ export function runTeamMailboxConformance(name: string, makeMailbox: MakeTeamMai
   describe(`TeamMailbox conformance: ${name}`, () => {
     const opened: TeamMailbox[] = [];
     let location = "";
-    const open = async (): Promise<TeamMailbox> => {
-      const mailbox = await makeMailbox(location);
+    const open = async (options?: TeamMailboxConformanceOptions): Promise<TeamMailbox> => {
+      const mailbox = await (options ? makeMailbox(location, options) : makeMailbox(location));
       opened.push(mailbox);
       return mailbox;
     };
-    const fresh = async (): Promise<TeamMailbox> => {
+    const fresh = async (options?: TeamMailboxConformanceOptions): Promise<TeamMailbox> => {
       location = `mailbox-conformance-${process.pid}-${Date.now()}-${++locationCounter}`;
-      return open();
+      return open(options);
     };
     afterEach(async () => {
       for (const mailbox of opened.splice(0)) await mailbox.close();
@@ -117,6 +127,80 @@ export function runTeamMailboxConformance(name: string, makeMailbox: MakeTeamMai
       for (const input of bad)
         await expect(mailbox.send(input as never)).rejects.toMatchObject({ code: "team_invalid_input" });
       await expect(mailbox.dequeue("")).rejects.toMatchObject({ code: "team_invalid_input" });
+    });
+
+    it("refuses a message over maxMessageBytes (UTF-8 bytes of text and ids) with team_message_too_large, storing nothing", async () => {
+      const mailbox = await fresh({ maxMessageBytes: 64 });
+      // "w" and "lead" are 5 bytes: 59 bytes of text fit, 60 do not.
+      const fits = await mailbox.send({ to: "w", from: "lead", text: "x".repeat(59) });
+      await expect(mailbox.send({ to: "w", from: "lead", text: "x".repeat(60) })).rejects.toMatchObject({
+        code: "team_message_too_large",
+        bytes: 65,
+        maxBytes: 64,
+      });
+      // Counted in UTF-8, not in UTF-16 units: 30 "é" are 60 bytes.
+      await expect(mailbox.send({ to: "w", from: "lead", text: "é".repeat(30) })).rejects.toMatchObject({
+        code: "team_message_too_large",
+      });
+      // The ids count too.
+      await mailbox.send({ to: "w", from: "f".repeat(63), text: "" });
+      await expect(mailbox.send({ to: "w", from: "f".repeat(64), text: "" })).rejects.toMatchObject({
+        code: "team_message_too_large",
+      });
+      await expect(
+        mailbox.send({ to: "w", from: "lead", text: "x".repeat(30), teamId: "t".repeat(30) }),
+      ).rejects.toMatchObject({ code: "team_message_too_large" });
+      expect((await mailbox.list("w")).map((m) => [m.from.length, m.text.length])).toEqual([
+        [4, 59],
+        [63, 0],
+      ]);
+      expect((await mailbox.peek("w"))?.id).toBe(fits.id);
+    });
+
+    it("by default stores a message of 2 MiB exactly and refuses one byte more", async () => {
+      const mailbox = await fresh();
+      expect(DEFAULT_MAILBOX_MAX_MESSAGE_BYTES).toBe(2 * 1024 * 1024);
+      const text = "y".repeat(DEFAULT_MAILBOX_MAX_MESSAGE_BYTES - "w".length - "lead".length);
+      await mailbox.send({ to: "w", from: "lead", text });
+      await expect(mailbox.send({ to: "w", from: "lead", text: `${text}y` })).rejects.toMatchObject({
+        code: "team_message_too_large",
+      });
+      const stored = await mailbox.list("w");
+      expect(stored).toHaveLength(1);
+      expect(stored[0]!.text === text).toBe(true);
+    });
+
+    it("refuses text and ids that are not well-formed Unicode (a lone surrogate) with team_invalid_input, storing nothing", async () => {
+      const mailbox = await fresh();
+      const bad = [
+        { to: "w", from: "lead", text: "\ud800" },
+        { to: "w", from: "lead", text: "before \udc00 after" },
+        { to: "w", from: "lead", text: "ends high \udbff" },
+        { to: "w", from: "lead", text: "reversed \udc00\ud800 pair" },
+        { to: "w\ud800", from: "lead", text: "x" },
+        { to: "w", from: "\udfff", text: "x" },
+        { to: "w", from: "lead", text: "x", teamId: "t\ud800" },
+      ];
+      for (const input of bad)
+        await expect(mailbox.send(input), JSON.stringify(input)).rejects.toMatchObject({ code: "team_invalid_input" });
+      await expect(mailbox.list("w\ud800")).rejects.toMatchObject({ code: "team_invalid_input" });
+      await expect(mailbox.peek("\udc00")).rejects.toMatchObject({ code: "team_invalid_input" });
+      await expect(mailbox.wait("\ud800")).rejects.toMatchObject({ code: "team_invalid_input" });
+      expect(await mailbox.list("w")).toEqual([]);
+    });
+
+    it("keeps well-formed text and ids exactly: astral characters, U+FFFD, NUL, combining marks, CR LF", async () => {
+      const first = await fresh();
+      const text = "a\u0000b 😀 \ufffd e\u0301 \r\n 𝌆 \u{10ffff} end";
+      const to = "agent-😀-é";
+      const sent = await first.send({ to, from: "lead-\u{1f980}", text, teamId: "team-𝌆" });
+      expect(sent).toMatchObject({ to, from: "lead-\u{1f980}", text, teamId: "team-𝌆" });
+      expect((await first.list(to)).map((m) => m.text)).toEqual([text]);
+      await first.close();
+      const reopened = await open();
+      const [stored] = await reopened.list(to);
+      expect(stored).toMatchObject({ to, from: "lead-\u{1f980}", text, teamId: "team-𝌆" });
+      expect((await reopened.dequeue(to))?.text).toBe(text);
     });
 
     it("wait resolves at once when mail is there, and when mail arrives for that agent only", async () => {

@@ -11,15 +11,15 @@ import {
 import { runTeamMailboxConformance } from "../../src/testing/index.js";
 
 const memory = new Map<string, InMemoryTeamMailboxData>();
-runTeamMailboxConformance("InMemoryTeamMailbox", (location) => {
+runTeamMailboxConformance("InMemoryTeamMailbox", (location, options) => {
   const data = memory.get(location) ?? createInMemoryTeamMailboxData();
   memory.set(location, data);
-  return new InMemoryTeamMailbox({ data });
+  return new InMemoryTeamMailbox({ data, ...options });
 });
 
 const dir = mkdtempSync(join(tmpdir(), "heddle-mailbox-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 runTeamMailboxConformance(
   "SqliteTeamMailbox",
-  (location) => new SqliteTeamMailbox({ path: join(dir, `${location}.db`), pollIntervalMs: 25 }),
+  (location, options) => new SqliteTeamMailbox({ path: join(dir, `${location}.db`), pollIntervalMs: 25, ...options }),
 );
