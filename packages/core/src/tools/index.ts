@@ -8,10 +8,12 @@ export {
   type ResolvedSandbox,
   resolveSandbox,
   runShellCommand,
+  SANDBOX_SECCOMP_FD,
   type SandboxOptions,
   SandboxUnavailableError,
   type ShellRunOptions,
   type ShellRunResult,
+  sandboxSeccompFilter,
 } from "../process/index.js";
 export {
   AGENT_FOLDER,
