@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { SandboxUnavailableError } from "./sandbox-error.js";
+import { ensureAgentFolder, gitMetadataPaths, holdGitPlaceholder } from "./sandbox-protect.js";
 import { sandboxSeccompFilter } from "./seccomp.js";
 
 export { SandboxUnavailableError };
@@ -26,6 +27,11 @@ export interface ResolvedSandbox {
   /** bubblewrap's arguments, computed per command (protected paths that appeared since are covered). */
   args(): string[];
   /**
+   * Called once the command that `args()` was computed for has ended: removes what was set up for it alone (the
+   * read-only `.git` placeholder of a workspace without one).
+   */
+  release?(): void;
+  /**
    * A seccomp filter (see `sandboxSeccompFilter`) that the args tell bubblewrap to read from file descriptor
    * `SANDBOX_SECCOMP_FD`: `runShellCommand` feeds it there.
    */
@@ -37,7 +43,8 @@ export const SANDBOX_SECCOMP_FD = 3;
 
 /**
  * bubblewrap's arguments: the whole filesystem read-only, a private /tmp and /dev, the workspace and `allowWrite`
- * writable, its own PID namespace (every process inside dies with it, `setsid` ones included) that dies with
+ * writable except what runs outside the sandbox later (the agent's folder `.heddle/`, created when missing, and the
+ * workspace's `.git`: see sandbox-protect.ts) and `readOnly`, its own PID namespace (every process inside dies with it, `setsid` ones included) that dies with
  * its parent, a new terminal session (no TIOCSTI into the host's terminal), and no network unless allowed.
  * Without network the args load a seccomp filter from `seccompFd` (default `SANDBOX_SECCOMP_FD`): the caller
  * must pass `sandboxSeccompFilter()` on it, or bubblewrap refuses to start (never a sandbox without it).
@@ -46,7 +53,7 @@ export function bwrapArgs(options: {
   workspaceRoot: string;
   network?: "none" | "allow";
   allowWrite?: string[];
-  /** Existing paths inside the writable ones that stay read-only (the agent's own folder, protected paths). */
+  /** Existing paths inside the writable ones that also stay read-only (protected paths). */
   readOnly?: string[];
   /** Where bubblewrap reads the seccomp filter of a network-less sandbox (default `SANDBOX_SECCOMP_FD`). */
   seccompFd?: number;
@@ -65,16 +72,16 @@ export function bwrapArgs(options: {
     "--tmpfs",
     "/tmp",
   ];
-  for (const dir of [options.workspaceRoot, ...(options.allowWrite ?? [])]) {
-    const real = realOrSelf(path.resolve(options.workspaceRoot, dir));
-    args.push("--bind", real, real);
-  }
+  const root = realOrSelf(options.workspaceRoot);
+  const writable = [root, ...(options.allowWrite ?? []).map((dir) => realOrSelf(path.resolve(root, dir)))];
+  for (const dir of writable) args.push("--bind", dir, dir);
+  // Mounted after the writable folders, so they win inside them. What runs outside the sandbox later comes first.
+  const readOnly = [ensureAgentFolder(root), ...gitMetadataPaths(root, writable)];
   for (const given of options.readOnly ?? []) {
-    const target = path.resolve(options.workspaceRoot, given);
-    if (!existsSync(target)) continue;
-    const real = realOrSelf(target);
-    args.push("--ro-bind", real, real);
+    const target = path.resolve(root, given);
+    if (existsSync(target)) readOnly.push(realOrSelf(target));
   }
+  for (const target of new Set(readOnly)) args.push("--ro-bind", target, target);
   if ((options.network ?? "none") === "none") {
     // The network namespace closes TCP, UDP and abstract sockets; the filter closes unix sockets that are files.
     args.push("--unshare-net", "--seccomp", String(options.seccompFd ?? SANDBOX_SECCOMP_FD));
@@ -145,7 +152,8 @@ function filterForThisCpu(): Buffer | undefined {
 
 /**
  * Checks bubblewrap and fixes the sandbox for a workspace. The agent's own folder (`.heddle/`, created empty when
- * missing so a command cannot create it) and `protectedPaths` that exist are mounted read-only inside it.
+ * missing so a command cannot create it), the workspace's `.git` (an empty read-only one while a command runs when
+ * there is none) and `protectedPaths` that exist are mounted read-only inside it.
  */
 export function resolveSandbox(
   workspaceRoot: string,
@@ -155,18 +163,30 @@ export function resolveSandbox(
   const bwrapPath = options.bwrapPath ?? "bwrap";
   checkSandboxAvailable(bwrapPath);
   const seccomp = (options.network ?? "none") === "none" ? sandboxSeccompFilter() : undefined;
-  const agentFolder = path.join(workspaceRoot, ".heddle");
+  const writable = [workspaceRoot, ...(options.allowWrite ?? [])].map((dir) =>
+    realOrSelf(path.resolve(workspaceRoot, dir)),
+  );
+  const releases: Array<() => void> = [];
   return {
     bwrapPath,
     ...(seccomp && { seccomp }),
     args: () => {
-      mkdirSync(agentFolder, { recursive: true });
-      return bwrapArgs({
-        workspaceRoot,
-        ...(options.network && { network: options.network }),
-        ...(options.allowWrite && { allowWrite: options.allowWrite }),
-        readOnly: [agentFolder, ...protectedPaths],
-      });
+      const release = holdGitPlaceholder(realOrSelf(workspaceRoot), writable);
+      try {
+        const args = bwrapArgs({
+          workspaceRoot,
+          ...(options.network && { network: options.network }),
+          ...(options.allowWrite && { allowWrite: options.allowWrite }),
+          readOnly: [...protectedPaths],
+        });
+        releases.push(release);
+        return args;
+      } catch (error) {
+        release();
+        throw error;
+      }
     },
+    // Commands end in any order; each release drops one hold, and the placeholder goes with the last.
+    release: () => releases.pop()?.(),
   };
 }

@@ -81,6 +81,12 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
     const [file, args] = options.sandbox
       ? [options.sandbox.bwrapPath, [...options.sandbox.args(), "--", ...argv]]
       : [shell, argv.slice(1)];
+    let released = false;
+    const releaseSandbox = () => {
+      if (released) return;
+      released = true;
+      options.sandbox?.release?.();
+    };
     const child = spawn(file, args, {
       cwd: options.cwd,
       // Debian's bash sources ~/.bashrc when stdin is a socket (Node's pipes are) and SHLVL is unset, taking it
@@ -136,6 +142,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       child.stderr!.destroy();
       // The result says every process was killed: wait until that is true.
       await killing;
+      releaseSandbox();
       resolve({
         exitCode: exit.code,
         signal: exit.signal,
@@ -148,6 +155,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       });
     };
     child.on("error", (error) => {
+      releaseSandbox();
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       reject(error);
