@@ -60,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
     options.json ? process.stderr.write(`heddle-code: ${message}\n`) : renderer.notice(message);
   if (mcpSources.untrustedWorkspaceConfig)
     notice(`${mcpSources.untrustedWorkspaceConfig} not loaded: the folder is not trusted (run with --trust)`);
+  if (mcpSources.refusedWorkspaceConfig) notice(mcpSources.refusedWorkspaceConfig);
   const mcp = await connectHostMcp(mcpSources, (change) => notice(change.message));
   const otel = options.otel ? await startTelemetry() : undefined;
   const store = openStore(workspaceRoot);
