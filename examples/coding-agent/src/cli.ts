@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HELP, parseCliArgs, UsageError } from "./args.js";
 import { createDemoModel, DEMO_TASK } from "./demo-model.js";
+import { exitWhenWritten } from "./exit.js";
 import { openStore, startSession } from "./host.js";
 import { runInteractive } from "./interactive.js";
 import { connectHostMcp, mcpConfigSources } from "./mcp.js";
@@ -137,16 +138,16 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitWhenWritten(code),
   (error: unknown) => {
     if (error instanceof UsageError || error instanceof NoModelError) {
       process.stderr.write(
         `heddle-code: ${error.message}\n${error instanceof UsageError ? "Run heddle-code --help.\n" : ""}`,
       );
-      process.exit(2);
+      return exitWhenWritten(2);
     }
     const named = error as { name?: string; message?: string };
     process.stderr.write(`heddle-code: ${named?.name ?? "Error"}: ${named?.message ?? String(error)}\n`);
-    process.exit(1);
+    return exitWhenWritten(1);
   },
 );
