@@ -12,6 +12,7 @@ import { startTelemetry } from "./otel.js";
 import { runTask } from "./print-mode.js";
 import { NoModelError, resolveModel } from "./provider.js";
 import { TerminalRenderer } from "./render.js";
+import { sanitizeForTerminal as safe } from "./terminal-text.js";
 import { resolveFolderTrust } from "./trust.js";
 import { verifyDemo } from "./verify-demo.js";
 
@@ -58,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
   const mcpSources = mcpConfigSources(options, workspaceRoot);
   // In --json mode stdout carries events only: MCP notices go to stderr.
   const notice = (message: string) =>
-    options.json ? process.stderr.write(`heddle-code: ${message}\n`) : renderer.notice(message);
+    options.json ? process.stderr.write(`heddle-code: ${safe(message)}\n`) : renderer.notice(message);
   if (mcpSources.untrustedWorkspaceConfig)
     notice(`${mcpSources.untrustedWorkspaceConfig} not loaded: the folder is not trusted (run with --trust)`);
   if (mcpSources.refusedWorkspaceConfig) notice(mcpSources.refusedWorkspaceConfig);
@@ -83,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
             resolveFolderTrust({
               folder: workspaceRoot,
               trustFlag: options.trust,
-              notice: (line) => process.stderr.write(`${line}\n`),
+              notice: (line) => process.stderr.write(`${safe(line)}\n`),
             }),
         },
         store,
@@ -94,7 +95,7 @@ async function main(argv: string[]): Promise<number> {
       await session.close();
       let ok = result.status === "completed";
       if (!options.json) {
-        if (result.reason === "completion_tool") renderer.line(`\n${result.outputText}`);
+        if (result.reason === "completion_tool") renderer.line(`\n${safe(result.outputText)}`);
         if (options.demo) ok = (await verifyDemo(workspaceRoot, renderer)) && ok;
         renderer.line(renderer.dim(resumeHint(options, workspaceRoot, session.id, removeOnExit !== undefined)));
       }
@@ -142,12 +143,12 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     if (error instanceof UsageError || error instanceof NoModelError) {
       process.stderr.write(
-        `heddle-code: ${error.message}\n${error instanceof UsageError ? "Run heddle-code --help.\n" : ""}`,
+        `heddle-code: ${safe(error.message)}\n${error instanceof UsageError ? "Run heddle-code --help.\n" : ""}`,
       );
       return exitWhenWritten(2);
     }
     const named = error as { name?: string; message?: string };
-    process.stderr.write(`heddle-code: ${named?.name ?? "Error"}: ${named?.message ?? String(error)}\n`);
+    process.stderr.write(`heddle-code: ${safe(`${named?.name ?? "Error"}: ${named?.message ?? String(error)}`)}\n`);
     return exitWhenWritten(1);
   },
 );

@@ -12,6 +12,7 @@ import {
   withMcpTools,
 } from "@heddle/core";
 import type { AgentModel, AgentTool, ToolApprovalDecision, ToolApprovalRequest } from "@heddle/shared";
+import { terminalLogger } from "./terminal-text.js";
 import { type ProjectConfigState, projectConfigState } from "./trust-hash.js";
 
 /** Everything a host needs to (re)open sessions on one workspace with one model. */
@@ -91,6 +92,8 @@ export async function startSession(
       ...(config.preset === "full" && { spawn_agent: { enabled: true, autoApprove: true } }),
     },
     requestToolApproval,
+    // A failed hook's stderr comes from the repository's script: printed sanitized.
+    logger: terminalLogger,
     ...(config.maxBudgetUsd !== undefined && { maxBudgetUsd: config.maxBudgetUsd }),
     ...(config.telemetry && { telemetry: config.telemetry }),
   };
