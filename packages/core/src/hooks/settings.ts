@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { HeddleError, isHeddleError } from "@heddle/shared";
 import { z } from "zod";
-import { fileKind, readRegularFileSync } from "../tools/regular-file.js";
+import { fileKind, readRegularFileSync } from "../tools/index.js";
 
 /** Every hook event, in the order a session meets them. */
 export const HOOK_EVENTS = [

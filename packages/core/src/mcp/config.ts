@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { readRegularFile } from "../tools/regular-file.js";
+import { readRegularFile } from "../tools/index.js";
 import { McpConfigError } from "./errors.js";
 
 /** A server started as a child process and spoken to over its stdin/stdout. */
