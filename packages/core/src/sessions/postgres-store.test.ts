@@ -23,12 +23,13 @@ afterAll(async () => {
   await client.end();
 });
 
-if (up) {
+// Registered either way: without PostgreSQL the suite reports itself skipped (which CI fails) instead of vanishing.
+describe.skipIf(!up)("PostgresSessionStore conformance", () => {
   runSessionStoreConformance(
     "PostgresSessionStore",
     (location) => new PostgresSessionStore({ connectionString: POSTGRES_URL, schema: schemaFor(location) }),
   );
-}
+});
 
 describe.skipIf(!up)("PostgresSessionStore specifics", () => {
   it("migrates once under an advisory lock when several stores open one schema at the same time", async () => {

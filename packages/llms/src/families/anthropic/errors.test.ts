@@ -168,9 +168,8 @@ describe("anthropic: failures during the stream", () => {
         }, 30);
       }
     }
-    const elapsed = performance.now() - abortedAt;
+    // The server stalls for good: the stream ending at all is the abort's doing.
     expect(abortedAt).toBeGreaterThan(0);
-    expect(elapsed).toBeLessThan(2000); // the server (or tool) never ends by itself: only the abort can end it this soon
     expect(finishOf(events)).toMatchObject({ reason: "aborted", error: { kind: "aborted", retryable: false } });
   });
 
