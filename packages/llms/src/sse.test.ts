@@ -91,6 +91,27 @@ describe("sseChunks: the SSE reader under the Anthropic and OpenAI families", ()
     expect(batches.flat().map((event) => event.data)).toEqual(['{"a":1}']);
   });
 
+  it("with unterminatedEnd, a body that ends inside an event fails after the events before it; a clean end does not", async () => {
+    const cut = new Error("cut inside an event");
+    const read = async (pieces: string[]) => {
+      const out: SseEvent[] = [];
+      const reader = sseChunks(body(pieces).iterable, asIs, { unterminatedEnd: () => cut });
+      try {
+        for (let next = await reader.next(); !next.done; next = await reader.next()) out.push(...next.value);
+      } catch (error) {
+        return { out, error };
+      }
+      return { out, error: undefined };
+    };
+    // The boundary split between pieces, CRLF framing, and trailing whitespace are all clean ends.
+    expect(await read(["data: 1\r\n", "\r\n", "data: 2\r\n\r\n  \n"])).toEqual({
+      out: [{ data: "1" }, { data: "2" }],
+      error: undefined,
+    });
+    expect(await read(["data: 1\n\n", 'data: {"half'])).toEqual({ out: [{ data: "1" }], error: cut });
+    expect(await read(["data: 1\n\ndata: 2\n"])).toEqual({ out: [{ data: "1" }], error: cut });
+  });
+
   it("hands out the events before a failing one, then throws its error and stops reading the body", async () => {
     const { iterable, state } = body([
       'data: {"n":1}\n\ndata: {"n":2}\n\ndata: boom\n\ndata: {"n":3}\n\n',

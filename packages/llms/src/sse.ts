@@ -27,8 +27,13 @@ export type ByteBody = AsyncIterable<Uint8Array>;
  * The body should be cut at line breaks (`guardedFetch` does): the parser then holds no partial line between pieces.
  * An event left unterminated when the body ends is dropped, as the SSE specification and the vendor clients do.
  */
-export function sseChunks<Chunk>(body: ByteBody | null | undefined, decode: SseDecode<Chunk>): AsyncIterator<Chunk[]> {
+export function sseChunks<Chunk>(
+  body: ByteBody | null | undefined,
+  decode: SseDecode<Chunk>,
+  options: SseOptions = {},
+): AsyncIterator<Chunk[]> {
   if (!body) return { next: async () => ({ done: true, value: undefined }) };
+  const tail = options.unterminatedEnd ? new TailWatch() : undefined;
   const source = body[Symbol.asyncIterator]();
   const text = new TextDecoder();
   let batch: Chunk[] = [];
@@ -60,8 +65,15 @@ export function sseChunks<Chunk>(body: ByteBody | null | undefined, decode: SseD
         const read = await source.next();
         if (read.done) {
           finished = true;
-          parser.feed(text.decode());
-        } else parser.feed(text.decode(read.value, { stream: true }));
+          const rest = text.decode();
+          parser.feed(rest);
+          tail?.feed(rest);
+          if (tail?.open && !failure) failure = { error: options.unterminatedEnd!() };
+        } else {
+          const piece = text.decode(read.value, { stream: true });
+          parser.feed(piece);
+          tail?.feed(piece);
+        }
         if (batch.length > 0) break;
       }
       if (batch.length > 0) {
@@ -81,6 +93,44 @@ export function sseChunks<Chunk>(body: ByteBody | null | undefined, decode: SseD
       return { done: true, value: undefined };
     },
   };
+}
+
+/** How `sseChunks` treats the body's end. */
+export interface SseOptions {
+  /**
+   * The error for a body that ended inside an event (text after the last blank line), where the vendor client
+   * treats that as a cut connection (`@google/genai` does). Without it, such an event is dropped, as the SSE
+   * specification says.
+   */
+  unterminatedEnd?: () => unknown;
+}
+
+/**
+ * Whether the text fed so far has anything but whitespace after its last event boundary (a blank line: `\n\n`,
+ * `\r\r` or `\r\n\r\n`). Linear in the text: it looks at each piece once, keeping only the last three
+ * characters of the one before, for a boundary split between two pieces.
+ */
+class TailWatch {
+  open = false;
+  #carry = "";
+
+  feed(piece: string): void {
+    if (piece === "") return;
+    const text = this.#carry + piece;
+    const end = lastBoundaryEnd(text);
+    if (end >= 0) this.open = /\S/.test(text.slice(end));
+    else if (!this.open) this.open = /\S/.test(piece);
+    this.#carry = text.slice(-3);
+  }
+}
+
+function lastBoundaryEnd(text: string): number {
+  let end = -1;
+  for (const boundary of ["\n\n", "\r\r", "\r\n\r\n"]) {
+    const at = text.lastIndexOf(boundary);
+    if (at >= 0) end = Math.max(end, at + boundary.length);
+  }
+  return end;
 }
 
 /**

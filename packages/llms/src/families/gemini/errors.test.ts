@@ -163,6 +163,16 @@ describe("gemini family: stream failures", () => {
     });
   });
 
+  it("a body that ends inside an event (no blank line after it) is a network error, as with the client", async () => {
+    server.enqueue("gemini", {
+      body: `data: ${JSON.stringify(textChunk("Hello"))}\r\n\r\ndata: ${JSON.stringify(textChunk(" wor"))}\r\n`,
+      headers: { "content-type": "text/event-stream" },
+    });
+    const events = await collect(server, request);
+    expect(events[0]).toEqual({ type: "text-delta", text: "Hello" });
+    expect(events.at(-1)).toMatchObject({ type: "finish", reason: "error", error: { kind: "network" } });
+  });
+
   it("an abort while the server stalls ends the stream with aborted", async () => {
     server.enqueue("gemini", { events: [textChunk("Hello"), textChunk(" world")], stallAfterBytes: 90 });
     const controller = new AbortController();

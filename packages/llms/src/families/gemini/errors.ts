@@ -61,7 +61,22 @@ const KIND_BY_VENDOR_STATUS: Record<string, ModelErrorKind> = {
   NOT_FOUND: "invalid_request",
 };
 
+/**
+ * An error event inside a Gemini stream (`data: {"error": {code, status, message}}`), read by Heddle's own reader:
+ * classified like the client's `ApiError` for the same payload.
+ */
+export class GeminiStreamError extends Error {
+  readonly status: number;
+  constructor(status: number, payload: unknown) {
+    // The client's own wording, which `parseGeminiErrorBody` reads back.
+    super(`got status: ${status}. ${JSON.stringify(payload)}`);
+    this.name = "GeminiStreamError";
+    this.status = status;
+  }
+}
+
 function isApiError(error: unknown): error is Error & { status: number } {
+  if (error instanceof GeminiStreamError) return true;
   return (
     error instanceof Error && error.name === "ApiError" && typeof (error as { status?: unknown }).status === "number"
   );

@@ -1,11 +1,12 @@
 import { modelError } from "../../errors.js";
 import { fetchForCall } from "../../guarded-fetch.js";
 import { lazyModule } from "../../lazy-module.js";
+import { type ByteBody, sseChunks } from "../../sse.js";
 import { clientCache } from "../client-cache.js";
 import { type FamilyDriver, familyOf } from "../driver.js";
 import { classifyGeminiError } from "./errors.js";
 import { GeminiRequestError, toGeminiRequest } from "./request.js";
-import { type GeminiChunk, GeminiStreamMapper } from "./stream.js";
+import { decodeGeminiEvent, type GeminiChunk, GeminiStreamMapper } from "./stream.js";
 
 type GenAiModule = typeof import("@google/genai");
 type GenAiClient = InstanceType<GenAiModule["GoogleGenAI"]>;
@@ -31,11 +32,20 @@ const driver: FamilyDriver<GenAiClient, GeminiChunk> = {
   checkAuth: (ctx) =>
     ctx.apiKey ? undefined : modelError("auth", `No API key for provider "${ctx.providerId}" (Gemini).`),
   loadClient: clientFor,
-  open(client, ctx, link) {
+  async openBatches(client, ctx, link) {
     const request = toGeminiRequest(ctx.request, ctx.modelId);
-    // Per request, over the client's: the body re-cut at line breaks (its decoder re-scans its buffer per chunk)
-    // with this call's limits applied, the request's own headers and `providerOptions.gemini`.
-    const httpOptions: HttpOptions = { fetch: fetchForCall(link) };
+    // The client builds and sends the request and turns an error status into its ApiError; Heddle reads the events
+    // (why: src/sse.ts; this client also wraps every event in a new Response and parses it asynchronously). The
+    // fetch it is given keeps the body of a successful response and hands the client an empty one.
+    const linked = fetchForCall(link);
+    let events: Response["body"] | undefined;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const response = await linked(input, init);
+      if (!response.ok || !response.body) return response;
+      events = response.body;
+      return new Response("", { status: response.status, statusText: response.statusText, headers: response.headers });
+    };
+    const httpOptions: HttpOptions = { fetch };
     const headers = ctx.request.options?.headers;
     if (headers) httpOptions.headers = headers;
     if (request.extraBody) httpOptions.extraBody = request.extraBody;
@@ -47,9 +57,16 @@ const driver: FamilyDriver<GenAiClient, GeminiChunk> = {
     config.automaticFunctionCalling = { disable: true };
     // One attempt means one HTTP request: no client-side continuation hops.
     config.automaticContinuation = false;
-    return client.models.generateContentStream({ model: ctx.modelId, contents: request.contents, config }) as Promise<
-      AsyncIterable<GeminiChunk>
-    >;
+    const emptied = await client.models.generateContentStream({
+      model: ctx.modelId,
+      contents: request.contents,
+      config,
+    });
+    void emptied.return?.(undefined);
+    // Like the client, a body that ends inside an event is a cut connection.
+    return sseChunks(events as ByteBody | undefined, decodeGeminiEvent, {
+      unterminatedEnd: () => new Error("Incomplete JSON segment at the end"),
+    });
   },
   mapper: () => new GeminiStreamMapper(),
   classify: (error, signal) =>
@@ -58,5 +75,5 @@ const driver: FamilyDriver<GenAiClient, GeminiChunk> = {
       : classifyGeminiError(error, signal),
 };
 
-/** The `gemini` wire family: Gemini `streamGenerateContent` through `@google/genai`. */
+/** The `gemini` wire family: Gemini `streamGenerateContent` sent by `@google/genai`, its events read by Heddle. */
 export const family = familyOf(driver);

@@ -1,7 +1,9 @@
 import type { AgentModelEvent, AgentUsage, FinishEvent, ModelError } from "@heddle/shared";
 import { modelError } from "../../errors.js";
+import type { SseEvent } from "../../sse.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
 import { type FamilyMapper, failureFinish } from "../driver.js";
+import { GeminiStreamError } from "./errors.js";
 import { GEMINI_KEY } from "./request.js";
 
 /** The fields of a streamed `GenerateContentResponse` this family reads; everything else is ignored. */
@@ -55,6 +57,29 @@ const CONTENT_FILTER = new Set([
 ]);
 // The model produced a call it should not have: the request (tools, mode) is what to fix.
 const BAD_CALL = new Set(["MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS"]);
+
+/**
+ * One server-sent event of `streamGenerateContent?alt=sse` as the mapper reads it: the JSON of its `data`. Gemini's
+ * REST JSON already has the field names the client's objects have (camelCase), so no conversion is needed. The
+ * client's rules are kept: an `{"error": {code: 4xx/5xx}}` payload ends the call with that error; data that is not
+ * JSON is a server fault.
+ */
+export function decodeGeminiEvent(event: SseEvent): GeminiChunk | undefined {
+  const data = event.data;
+  if (!data || data.trim() === "") return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch (error) {
+    throw new Error(`exception parsing stream chunk ${data.slice(0, 200)}. ${(error as Error).message}`);
+  }
+  if (json !== null && typeof json === "object") {
+    const failure = (json as { error?: { code?: unknown } }).error;
+    if (failure && typeof failure === "object" && typeof failure.code === "number" && failure.code >= 400)
+      throw new GeminiStreamError(failure.code, json);
+  }
+  return json as GeminiChunk;
+}
 
 /** A Vertex `partialArgs` call being assembled from JSON-path fragments. */
 interface OpenCall {
