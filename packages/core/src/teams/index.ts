@@ -1,10 +1,12 @@
 export {
+  TeamAgentExistsError,
   TeamDatabaseError,
   TeamError,
   type TeamErrorCode,
   TeamLimitError,
   type TeamLimitName,
   TeamMessageTooLargeError,
+  TeamTaskError,
 } from "./errors.js";
 export { escapeFrameBody } from "./frames.js";
 export {
@@ -22,6 +24,12 @@ export {
   type InMemoryTeamMailboxOptions,
 } from "./memory-mailbox.js";
 export {
+  createInMemoryTeamRosterData,
+  InMemoryTeamRoster,
+  type InMemoryTeamRosterData,
+  type InMemoryTeamRosterOptions,
+} from "./memory-roster.js";
+export {
   formatShutdownApproved,
   formatShutdownRequest,
   parseTeamControlMessage,
@@ -29,6 +37,16 @@ export {
   type TeamControlMessage,
 } from "./protocol.js";
 export { type RedisClientLike, RedisTeamMailbox, type RedisTeamMailboxOptions } from "./redis-mailbox.js";
+export { type RedisRosterClientLike, RedisTeamRoster, type RedisTeamRosterOptions } from "./redis-roster.js";
+export type {
+  CreateTeamRosterEntry,
+  TeamLeaseGrant,
+  TeammateSpec,
+  TeamRoster,
+  TeamRosterEntry,
+  TeamTask,
+  TeamTaskBoard,
+} from "./roster.js";
 export {
   createSpawnAgentTool,
   DEFAULT_MAX_SPAWNS,
@@ -40,6 +58,7 @@ export {
   type SubagentUpdate,
 } from "./spawn-agent.js";
 export { SqliteTeamMailbox, type SqliteTeamMailboxOptions } from "./sqlite-mailbox.js";
+export { SqliteTeamRoster, type SqliteTeamRosterOptions } from "./sqlite-roster.js";
 export { DEFAULT_TEAM_LIMITS, type TeamLimits } from "./team-governor.js";
 export { AgentTeamManager, type AgentTeamManagerOptions, type TeamListener } from "./team-manager.js";
 export { createTeamTools, type TeamToolName, type TeamToolsOptions } from "./team-tools.js";
@@ -58,5 +77,6 @@ export {
   type TeammateStatus,
   type TeammateStopReason,
   type TeammateTurnResult,
+  type TeamUsage,
   teamTurnMessageId,
 } from "./teammate-runner.js";
