@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HELP, parseCliArgs, UsageError } from "./args.js";
 import { createDemoModel, DEMO_TASK } from "./demo-model.js";
+import { exitWhenWritten } from "./exit.js";
 import { openStore, startSession } from "./host.js";
 import { runInteractive } from "./interactive.js";
 import { connectHostMcp, mcpConfigSources } from "./mcp.js";
@@ -11,6 +12,7 @@ import { startTelemetry } from "./otel.js";
 import { runTask } from "./print-mode.js";
 import { NoModelError, resolveModel } from "./provider.js";
 import { TerminalRenderer } from "./render.js";
+import { sanitizeForTerminal as safe } from "./terminal-text.js";
 import { resolveFolderTrust } from "./trust.js";
 import { verifyDemo } from "./verify-demo.js";
 
@@ -57,9 +59,10 @@ async function main(argv: string[]): Promise<number> {
   const mcpSources = mcpConfigSources(options, workspaceRoot);
   // In --json mode stdout carries events only: MCP notices go to stderr.
   const notice = (message: string) =>
-    options.json ? process.stderr.write(`heddle-code: ${message}\n`) : renderer.notice(message);
+    options.json ? process.stderr.write(`heddle-code: ${safe(message)}\n`) : renderer.notice(message);
   if (mcpSources.untrustedWorkspaceConfig)
     notice(`${mcpSources.untrustedWorkspaceConfig} not loaded: the folder is not trusted (run with --trust)`);
+  if (mcpSources.refusedWorkspaceConfig) notice(mcpSources.refusedWorkspaceConfig);
   const mcp = await connectHostMcp(mcpSources, (change) => notice(change.message));
   const otel = options.otel ? await startTelemetry() : undefined;
   const store = openStore(workspaceRoot);
@@ -81,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
             resolveFolderTrust({
               folder: workspaceRoot,
               trustFlag: options.trust,
-              notice: (line) => process.stderr.write(`${line}\n`),
+              notice: (line) => process.stderr.write(`${safe(line)}\n`),
             }),
         },
         store,
@@ -92,7 +95,7 @@ async function main(argv: string[]): Promise<number> {
       await session.close();
       let ok = result.status === "completed";
       if (!options.json) {
-        if (result.reason === "completion_tool") renderer.line(`\n${result.outputText}`);
+        if (result.reason === "completion_tool") renderer.line(`\n${safe(result.outputText)}`);
         if (options.demo) ok = (await verifyDemo(workspaceRoot, renderer)) && ok;
         renderer.line(renderer.dim(resumeHint(options, workspaceRoot, session.id, removeOnExit !== undefined)));
       }
@@ -136,16 +139,16 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitWhenWritten(code),
   (error: unknown) => {
     if (error instanceof UsageError || error instanceof NoModelError) {
       process.stderr.write(
-        `heddle-code: ${error.message}\n${error instanceof UsageError ? "Run heddle-code --help.\n" : ""}`,
+        `heddle-code: ${safe(error.message)}\n${error instanceof UsageError ? "Run heddle-code --help.\n" : ""}`,
       );
-      process.exit(2);
+      return exitWhenWritten(2);
     }
     const named = error as { name?: string; message?: string };
-    process.stderr.write(`heddle-code: ${named?.name ?? "Error"}: ${named?.message ?? String(error)}\n`);
-    process.exit(1);
+    process.stderr.write(`heddle-code: ${safe(`${named?.name ?? "Error"}: ${named?.message ?? String(error)}`)}\n`);
+    return exitWhenWritten(1);
   },
 );

@@ -12,6 +12,8 @@ import {
   withMcpTools,
 } from "@heddle/core";
 import type { AgentModel, AgentTool, ToolApprovalDecision, ToolApprovalRequest } from "@heddle/shared";
+import { terminalLogger } from "./terminal-text.js";
+import { type ProjectConfigState, projectConfigState } from "./trust-hash.js";
 
 /** Everything a host needs to (re)open sessions on one workspace with one model. */
 export interface HostConfig {
@@ -54,18 +56,22 @@ export async function startSession(
   store: SqliteSessionStore,
   resumeId?: string,
 ): Promise<SessionRuntime> {
+  // A repository's hooks run with the user's rights: only in a folder the user trusts, checked at every session
+  // start (a bash call may have changed the settings, or a script they run, since the last one). What was
+  // trusted is this state: the config files and every workspace file their commands name.
+  const trustedState = projectConfigState(config.workspaceRoot);
+  const projectTrusted = config.trustProject ? await config.trustProject() : false;
   const tools = createDefaultTools({
     workspaceRoot: config.workspaceRoot,
     preset: config.preset,
     ...(config.askUser && { askUser: async (request: { question: string }) => config.askUser!(request.question) }),
+    // The scripts trusted hooks run are the agent's to read, not to rewrite (like .heddle/ itself).
+    ...(projectTrusted && { protectedPaths: trustedState.referencedFiles }),
   });
   const requestToolApproval = async (request: ToolApprovalRequest) =>
     config.approve ? config.approve(request) : { approved: false, reason: "No one is here to approve this call." };
   // With the full preset the agent may delegate a self-contained task (a check, a search) to a sub-agent.
   if (config.preset === "full") tools.push(subagentTool(config));
-  // A repository's hooks run with the user's rights: only in a folder the user trusts, checked at every session
-  // start (a bash call may have changed the settings since the last one).
-  const projectTrusted = config.trustProject ? await config.trustProject() : false;
   const options = {
     store,
     model: config.model,
@@ -75,18 +81,30 @@ export async function startSession(
     // Like Claude Code, the host runs the project's own hooks from .heddle/settings.json (the SDK does not by
     // default), once the folder is trusted. Hooks get no secret-looking variables unless the settings' passEnv
     // names them.
-    ...(projectTrusted && { commandHooks: {} }),
+    // Before each hook runs, the trusted state is checked again: a script a bash call changed mid-session does
+    // not run (a PreToolUse hook that cannot run denies its call).
+    ...(projectTrusted && {
+      commandHooks: { refuseCommand: () => changedSinceTrust(config.workspaceRoot, trustedState) },
+    }),
     // Starting a sub-agent needs no approval of its own: each tool it calls follows the same policies.
     toolPolicies: {
       ...defaultToolPolicies(config.preset),
       ...(config.preset === "full" && { spawn_agent: { enabled: true, autoApprove: true } }),
     },
     requestToolApproval,
+    // A failed hook's stderr comes from the repository's script: printed sanitized.
+    logger: terminalLogger,
     ...(config.maxBudgetUsd !== undefined && { maxBudgetUsd: config.maxBudgetUsd }),
     ...(config.telemetry && { telemetry: config.telemetry }),
   };
   if (resumeId) return openSession({ ...options, id: resumeId });
   return createSession(options);
+}
+
+/** Why a trusted folder's hooks may no longer run: their config or a script they run changed since the trust. */
+function changedSinceTrust(workspaceRoot: string, trusted: ProjectConfigState): string | undefined {
+  if (projectConfigState(workspaceRoot).hash === trusted.hash) return undefined;
+  return "this folder's hook settings or a script they run changed since you trusted them; restart heddle-code to be asked again";
 }
 
 /** Tools a sub-agent never gets: it does not talk to the person, and the lead's task is the lead's to submit. */

@@ -10,6 +10,7 @@ import { runTask } from "./print-mode.js";
 import { describeCall, type TerminalRenderer } from "./render.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { TeamView } from "./team-view.js";
+import { keepOwnStyles, sanitizeForTerminal as safe } from "./terminal-text.js";
 import { resolveFolderTrust } from "./trust.js";
 
 export interface InteractiveContext {
@@ -54,7 +55,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     renderer.stopSpinner();
     renderer.endLine();
     const call = { type: "tool-call" as const, ...request.toolCall };
-    const question = `Allow ${name} ${describeCall(call)}? ${APPROVAL_KEYS_HINT} `;
+    const question = `Allow ${safe(name)} ${describeCall(call)}? ${APPROVAL_KEYS_HINT} `;
     const answer = process.stdin.isTTY
       ? await askApprovalKey(renderer, question)
       : await askApprovalLine(rl, renderer, question);
@@ -79,7 +80,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     ...(context.options.maxBudgetUsd !== undefined && { maxBudgetUsd: context.options.maxBudgetUsd }),
     ...(context.telemetry && { telemetry: context.telemetry }),
     approve: context.options.yes ? async () => ({ approved: true }) : approve,
-    askUser: (question) => ask(rl, renderer.cyan(`? ${question}\n> `)),
+    askUser: (question) => ask(rl, renderer.cyan(`? ${safe(question)}\n> `)),
     trustProject: () =>
       resolveFolderTrust({
         folder: context.workspaceRoot,
@@ -142,7 +143,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     if (line === "") return rl.prompt();
     if (line.startsWith("/")) {
       const exit = await runSlashCommand(line, state).catch((error: Error) => {
-        renderer.line(renderer.red(`${error.name}: ${error.message}`));
+        renderer.line(renderer.red(safe(`${error.name}: ${error.message}`)));
         return false;
       });
       if (exit) return rl.close();
@@ -157,9 +158,9 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       });
       if (result.status === "aborted" && result.reason === "aborted") renderer.line(renderer.yellow("(turn stopped)"));
       if (result.status === "failed" && result.error)
-        renderer.line(renderer.red(`model error: ${result.error.message}`));
+        renderer.line(renderer.red(`model error: ${safe(result.error.message)}`));
     } catch (error) {
-      renderer.line(renderer.red(`${(error as Error).name}: ${(error as Error).message}`));
+      renderer.line(renderer.red(safe(`${(error as Error).name}: ${(error as Error).message}`)));
     } finally {
       running = false;
     }
@@ -216,6 +217,7 @@ async function askApprovalLine(rl: Interface, renderer: TerminalRenderer, questi
   }
 }
 
+/** readline writes the question itself, past the renderer: the same neutralizing applies (a folder's name too). */
 async function ask(rl: Interface, question: string): Promise<string> {
-  return (await rl.question(question)).trim().toLowerCase();
+  return (await rl.question(keepOwnStyles(question))).trim().toLowerCase();
 }

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
   connectMcpServers,
@@ -7,6 +7,7 @@ import {
   type McpConnection,
   type McpStatusChange,
 } from "@heddle/core";
+import { fileKind } from "@heddle/core/tools";
 import { checkFolderTrust } from "./trust.js";
 
 /** Which MCP config files the host reads, and why one was skipped. */
@@ -15,6 +16,8 @@ export interface McpConfigSources {
   files: string[];
   /** Set when the workspace has `.heddle/mcp.json` that was not read because the folder is not trusted. */
   untrustedWorkspaceConfig?: string;
+  /** Set (to why) when the workspace's `.heddle/mcp.json` is not a regular file (a FIFO): never read. */
+  refusedWorkspaceConfig?: string;
 }
 
 /**
@@ -28,7 +31,11 @@ export function mcpConfigSources(
 ): McpConfigSources {
   const sources: McpConfigSources = { files: [] };
   const workspaceConfig = join(workspaceRoot, ".heddle", "mcp.json");
-  if (existsSync(workspaceConfig)) {
+  const kind = existsSync(workspaceConfig) ? fileKind(statSync(workspaceConfig)) : undefined;
+  if (kind !== undefined && kind !== "a regular file") {
+    // Opening a FIFO would block the start for good; not even --trust reads it.
+    sources.refusedWorkspaceConfig = `${workspaceConfig} is ${kind}, not a regular file: not read`;
+  } else if (kind !== undefined) {
     // --trust, or a yes remembered for this folder with these very files (trust.ts hashes mcp.json too).
     if (options.trust || trustedBefore(workspaceRoot)) sources.files.push(workspaceConfig);
     else sources.untrustedWorkspaceConfig = workspaceConfig;
@@ -59,6 +66,7 @@ export function describeMcpServers(mcp: McpConnection | undefined, sources?: Mcp
   const lines: string[] = [];
   if (sources?.untrustedWorkspaceConfig)
     lines.push(`${sources.untrustedWorkspaceConfig} not loaded: the folder is not trusted (run with --trust)`);
+  if (sources?.refusedWorkspaceConfig) lines.push(sources.refusedWorkspaceConfig);
   if (!mcp || mcp.servers().length === 0) {
     lines.push("no MCP servers (add them in .heddle/mcp.json with --trust, or name a file with --mcp-config)");
     return lines;

@@ -1,6 +1,7 @@
 import type { SubagentUpdate } from "@heddle/core";
 import type { AgentRunResult, AgentUsage, ToolCallPart, ToolResultPart } from "@heddle/shared";
 import { toolOutputText } from "@heddle/shared";
+import { keepOwnStyles, sanitizeForTerminal as safe } from "./terminal-text.js";
 
 /** Where the renderer writes, and whether it may use colour and redraw lines. */
 export interface RenderTarget {
@@ -12,7 +13,11 @@ export interface RenderTarget {
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
-/** Renders one session's events for a person: streamed text, dimmed reasoning, one line per tool call, diffs. */
+/**
+ * Renders one session's events for a person: streamed text, dimmed reasoning, one line per tool call, diffs.
+ * Everything from the model, tools, files and servers is passed through `sanitizeForTerminal` before it is styled,
+ * and `write` (every line goes through it) neutralizes any control character but the renderer's own colours.
+ */
 export class TerminalRenderer {
   #spinner: ReturnType<typeof setInterval> | undefined;
   #spinnerLine = "";
@@ -31,11 +36,11 @@ export class TerminalRenderer {
     return this.out.color ? `\x1b[${code}m${text}\x1b[0m` : text;
   }
 
-  /** Writes text, keeping track of whether the cursor is at a line start. */
+  /** Writes text, keeping track of whether the cursor is at a line start. No control sequence but its colours. */
   write(text: string): void {
     if (text.length === 0) return;
     this.stopSpinner();
-    this.out.write(text);
+    this.out.write(keepOwnStyles(text));
     this.#atLineStart = text.endsWith("\n");
   }
 
@@ -54,7 +59,7 @@ export class TerminalRenderer {
       this.#inReasoning = false;
       this.endLine();
     }
-    this.write(delta);
+    this.write(safe(delta));
   }
 
   reasoning(delta: string): void {
@@ -64,12 +69,12 @@ export class TerminalRenderer {
       // Without colour, dimming cannot set reasoning apart: label it instead.
       if (!this.out.color) this.write("(thinking) ");
     }
-    this.write(this.dim(delta));
+    this.write(this.dim(safe(delta)));
   }
 
   toolStarted(call: ToolCallPart): void {
     this.endLine();
-    this.#spinnerLine = `${call.toolName} ${describeCall(call)}`;
+    this.#spinnerLine = `${safe(call.toolName)} ${describeCall(call)}`;
     if (!this.out.tty) {
       this.write(`${this.dim("…")} ${this.#spinnerLine}\n`);
       return;
@@ -87,13 +92,15 @@ export class TerminalRenderer {
     const mark = this.#mark(call, output, result.isError);
     const seconds = durationMs >= 1000 ? ` ${(durationMs / 1000).toFixed(1)}s` : "";
     this.write(
-      `${mark} ${call.toolName} ${describeCall(call)} ${this.dim(`— ${outcome(call, output, result.isError)}${seconds}`)}\n`,
+      `${mark} ${safe(call.toolName)} ${describeCall(call)} ${this.dim(`— ${outcome(call, output, result.isError)}${seconds}`)}\n`,
     );
     if (!result.isError && (call.toolName === "edit_file" || call.toolName === "write_file")) this.diff(output);
   }
 
   diff(output: string): void {
-    const lines = output.split("\n").filter((l) => /^(@@|[+-](?![+-]{2}))/.test(l));
+    const lines = safe(output)
+      .split("\n")
+      .filter((l) => /^(@@|[+-](?![+-]{2}))/.test(l));
     for (const l of lines.slice(0, 40)) {
       this.write(`    ${l.startsWith("+") ? this.green(l) : l.startsWith("-") ? this.red(l) : this.cyan(l)}\n`);
     }
@@ -104,12 +111,12 @@ export class TerminalRenderer {
   subagent(update: SubagentUpdate): void {
     const { event } = update;
     const indent = "  ".repeat(update.depth);
-    if (event.type === "run-started") this.line(this.dim(`${indent}⤷ sub-agent: ${update.description}`));
+    if (event.type === "run-started") this.line(this.dim(`${indent}⤷ sub-agent: ${safe(update.description)}`));
     else if (event.type === "tool-finished") {
       const output = toolOutputText(event.result.output);
       const mark = this.#mark(event.toolCall, output, event.result.isError);
       this.line(
-        `${indent}${mark} ${event.toolCall.toolName} ${describeCall(event.toolCall)} ${this.dim(`— ${outcome(event.toolCall, output, event.result.isError)}`)}`,
+        `${indent}${mark} ${safe(event.toolCall.toolName)} ${describeCall(event.toolCall)} ${this.dim(`— ${outcome(event.toolCall, output, event.result.isError)}`)}`,
       );
     }
   }
@@ -123,7 +130,7 @@ export class TerminalRenderer {
   }
 
   notice(message: string): void {
-    this.line(this.yellow(`! ${message}`));
+    this.line(this.yellow(`! ${safe(message)}`));
   }
 
   stopSpinner(): void {
@@ -143,7 +150,7 @@ export class TerminalRenderer {
         ? ""
         : result.reason === result.status
           ? ` · ${result.status}`
-          : ` · ${result.status} (${result.reason})`;
+          : ` · ${result.status} (${safe(result.reason)})`;
     const session = sessionCostUsd !== undefined ? ` · session ${formatUsd(sessionCostUsd)}` : "";
     this.line(this.dim(`↳ ${formatUsage(result.usage)}${session}${status}`));
   }
@@ -162,16 +169,21 @@ export function formatUsd(usd: number): string {
   return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 }
 
-/** A short description of a call's input for its one line. */
+/** A short description of a call's input for its one line, safe to print (the model chose every byte of it). */
 export function describeCall(call: ToolCallPart): string {
   const input = (call.input ?? {}) as Record<string, unknown>;
   if (call.toolName === "submit_result") return "";
   const pick = input.command ?? input.path ?? input.pattern ?? input.name ?? input.question ?? input.description;
   const text = typeof pick === "string" ? pick : JSON.stringify(input);
-  return truncate(text.replace(/\s+/g, " "), 70);
+  return truncate(safe(text).replace(/\s+/g, " "), 70);
 }
 
+/** The end of a call's line: from the tool's output, so sanitized. */
 function outcome(call: ToolCallPart, output: string, isError: boolean | undefined): string {
+  return safe(rawOutcome(call, output, isError));
+}
+
+function rawOutcome(call: ToolCallPart, output: string, isError: boolean | undefined): string {
   if (isError) return truncate(output.split("\n")[0] ?? "failed", 90);
   switch (call.toolName) {
     case "bash": {

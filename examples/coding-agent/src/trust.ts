@@ -1,26 +1,35 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
+import { projectConfigState } from "./trust-hash.js";
 
 /**
  * Folder trust: a cloned repository's `.heddle/settings.json` (command hooks) and `.heddle/mcp.json` (MCP
  * servers) run commands with the user's rights, so the host runs them only once the user has trusted the folder.
- * Trust is remembered per folder (its real path) AND per content hash of those files, outside the workspace
- * (`$XDG_CONFIG_HOME/heddle/trusted.json`, else `~/.heddle/trusted.json`): a changed file asks again.
+ * Trust is remembered per folder (its real path) AND per content hash of those files and of every workspace file
+ * their commands name (trust-hash.ts), outside the workspace (`$XDG_CONFIG_HOME/heddle/trusted.json`, else
+ * `~/.heddle/trusted.json`): a changed byte in any of them asks again. A command that names a workspace path that
+ * cannot be hashed is never trusted for good (asked each time), and a config file that is not a regular file (a
+ * FIFO) is never read: nothing of it runs.
  */
 
-/** The project files that make a folder run commands, relative to the folder. */
-export const PROJECT_CONFIG_FILES = [".heddle/settings.json", ".heddle/mcp.json"] as const;
+export { PROJECT_CONFIG_FILES, projectConfigState } from "./trust-hash.js";
 
 export interface FolderTrust {
   /** The folder's real path, the key trust is stored under. */
   folder: string;
-  /** sha256 over the config files' names and contents (absent files count too). */
+  /** sha256 over the config files and the files their commands name (absent files count too). */
   hash: string;
   /** The config files that exist. Empty: nothing to trust, nothing runs. */
   configFiles: string[];
-  /** The stored trust matches this hash. */
+  /** Workspace files the hooks and MCP servers run, covered by the hash (absolute paths). */
+  referencedFiles: string[];
+  /** Named workspace paths that cannot be hashed, with why: the folder cannot be trusted for good. */
+  unhashable: string[];
+  /** Config files that are special files (a FIFO, ...): refused, even with --trust. */
+  refused: string[];
+  /** The stored trust matches this hash, and everything could be hashed. */
   trusted: boolean;
   /** The folder was trusted before, with other contents. */
   changed: boolean;
@@ -38,22 +47,10 @@ export function trustStoreFile(env: { [name: string]: string | undefined } = pro
   return path.join(env.HOME || homedir(), ".heddle", "trusted.json");
 }
 
-/** The hash and the present config files of a folder. */
+/** The hash and the present config files of a folder (see `projectConfigState` for all it covers). */
 export function projectConfigHash(folder: string): { hash: string; configFiles: string[] } {
-  const hash = createHash("sha256");
-  const configFiles: string[] = [];
-  for (const file of PROJECT_CONFIG_FILES) {
-    let content: Buffer | undefined;
-    try {
-      content = readFileSync(path.join(folder, file));
-      configFiles.push(file);
-    } catch {
-      content = undefined;
-    }
-    hash.update(`${file}\0${content ? `present\0${content.length}\0` : "absent\0"}`);
-    if (content) hash.update(content);
-  }
-  return { hash: hash.digest("hex"), configFiles };
+  const { hash, configFiles } = projectConfigState(folder);
+  return { hash, configFiles };
 }
 
 function readStore(file: string): TrustStore {
@@ -66,12 +63,18 @@ function readStore(file: string): TrustStore {
   return { version: 1, folders: {} };
 }
 
-/** Whether `folder` is trusted with its current config files. */
+/** Whether `folder` is trusted with its current config files and the files their commands run. */
 export function checkFolderTrust(folder: string, storeFile = trustStoreFile()): FolderTrust {
   const real = realpathSync(folder);
-  const { hash, configFiles } = projectConfigHash(real);
+  const state = projectConfigState(real);
   const stored = readStore(storeFile).folders[real];
-  return { folder: real, hash, configFiles, trusted: stored?.hash === hash, changed: !!stored && stored.hash !== hash };
+  const checkable = state.unhashable.length === 0 && state.refused.length === 0;
+  return {
+    folder: real,
+    ...state,
+    trusted: checkable && stored?.hash === state.hash,
+    changed: !!stored && stored.hash !== state.hash,
+  };
 }
 
 /** Remembers that the user trusts `folder` with the config files whose hash is `hash`. */
@@ -103,9 +106,22 @@ export interface ResolveTrustOptions {
 export async function resolveFolderTrust(options: ResolveTrustOptions): Promise<boolean> {
   const storeFile = options.storeFile ?? trustStoreFile();
   const trust = checkFolderTrust(options.folder, storeFile);
+  if (trust.refused.length > 0) {
+    // Never read, so nothing of it can run: not even --trust changes that.
+    options.notice(
+      `heddle-code: not running this folder's hooks and MCP servers: ${trust.refused.join("; ")}. ` +
+        "Config files must be regular files.",
+    );
+    return false;
+  }
   if (trust.configFiles.length === 0 || trust.trusted || options.trustFlag) return true;
   const files = trust.configFiles.join(" and ");
-  const why = trust.changed ? "changed since you trusted this folder" : "can run commands on your machine";
+  const why =
+    trust.unhashable.length > 0
+      ? `run ${trust.unhashable.join(", ")}, which cannot be checked for changes, so you are asked each time`
+      : trust.changed
+        ? "changed since you trusted this folder (or a script they run did)"
+        : "can run commands on your machine";
   if (!options.ask) {
     options.notice(
       `heddle-code: not running the hooks and MCP servers of ${files}: this folder is not trusted (${why}). ` +
@@ -117,7 +133,8 @@ export async function resolveFolderTrust(options: ResolveTrustOptions): Promise<
     `${trust.folder}: ${files} ${why} (hooks run with your rights). Trust this folder and run them? [y/N] `,
   );
   if (answer === "y" || answer === "yes") {
-    trustFolder(trust.folder, trust.hash, storeFile);
+    // Remembering a hash that does not cover everything would trust what it missed: yes for this run only.
+    if (trust.unhashable.length === 0) trustFolder(trust.folder, trust.hash, storeFile);
     return true;
   }
   options.notice(`Not trusted: the hooks and MCP servers of ${files} stay off (restart to be asked again).`);

@@ -82,6 +82,12 @@ export interface HookEngineOptions {
   passEnv?: string[];
   /** Run command hooks under bubblewrap, like `createDefaultTools({sandbox})` runs bash. */
   sandbox?: SandboxOptions;
+  /**
+   * Asked right before each command hook runs: a reason not to run it now, or `undefined` to run it. A host that
+   * trusted the folder's hooks by a content hash re-checks it here, so a script changed mid-session (by a bash
+   * call) does not run unasked. A refused hook is a failed hook (`hook_failed`): PreToolUse then denies the call.
+   */
+  refuseCommand?(event: HookEventName, hook: CommandHookConfig): string | undefined;
 }
 
 /**
@@ -164,8 +170,10 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
 
   const commandRunner =
     (event: HookEventName, hook: CommandHookConfig) =>
-    (payload: HookPayload, signal?: AbortSignal): Promise<HookDecision> =>
-      runCommandHook({
+    async (payload: HookPayload, signal?: AbortSignal): Promise<HookDecision> => {
+      const refusal = options.refuseCommand?.(event, hook);
+      if (refusal !== undefined) throw new HookExecutionError(event, hook.command, `was not run: ${refusal}`);
+      return runCommandHook({
         event,
         hook,
         payload,
@@ -175,6 +183,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
         ...(signal && { signal }),
         ...(sandbox && { sandbox }),
       });
+    };
 
   const run = async (event: HookEventName, input: HookEventInput = {}): Promise<HookOutcome> => {
     const { signal, ...fields } = input;

@@ -65,6 +65,25 @@ describe("a PreToolUse hook that cannot decide fails closed", () => {
     expect(await beforeTool(engine)).toMatchObject({ skip: true, reason: "no" });
   });
 
+  it("refuseCommand: a hook the host no longer trusts is not run, and its PreToolUse call is denied", async () => {
+    const ran = await script("ran.sh", 'touch "$HEDDLE_PROJECT_DIR/ran"');
+    const asked: string[] = [];
+    const engine = createHookEngine({
+      workspaceRoot: root,
+      settings: preToolUse(ran),
+      onError: () => {},
+      refuseCommand: (event, hook) => {
+        asked.push(`${event} ${hook.command}`);
+        return "its script changed since it was trusted";
+      },
+    });
+    const result = (await beforeTool(engine)) as { skip?: boolean; reason?: string };
+    expect(asked).toEqual([`PreToolUse ${ran}`]);
+    expect(result).toMatchObject({ skip: true });
+    expect(result.reason).toMatch(/was not run: its script changed since it was trusted/);
+    await expect(readFile(path.join(root, "ran"))).rejects.toThrow(/ENOENT/);
+  });
+
   it("a PostToolUse hook that crashes is reported and ignored (fails open)", async () => {
     const crash = await script("crash.sh", "exit 1");
     const errors: string[] = [];

@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
-import { HeddleError } from "@heddle/shared";
+import { HeddleError, isHeddleError } from "@heddle/shared";
 import { z } from "zod";
+import { fileKind, readRegularFileSync } from "../tools/index.js";
 
 /** Every hook event, in the order a session meets them. */
 export const HOOK_EVENTS = [
@@ -102,14 +103,21 @@ export function settingsFilePath(workspaceRoot: string): string {
   return path.join(workspaceRoot, ".heddle", "settings.json");
 }
 
-/** `.heddle/settings.json` under the workspace, or `undefined` when there is none. */
+/**
+ * `.heddle/settings.json` under the workspace, or `undefined` when there is none. A FIFO, socket or device in its
+ * place (a hostile repository's) is refused with `HookSettingsError`, never opened in a way that blocks.
+ */
 export function loadHookSettingsFile(workspaceRoot: string): HookSettings | undefined {
   const file = settingsFilePath(workspaceRoot);
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readRegularFileSync(file).toString("utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (isHeddleError(error, "not_regular_file")) {
+      const kind = fileKind(statSync(file));
+      throw new HookSettingsError(`${file} is ${kind}: hook settings are read only from a regular file.`);
+    }
     throw error;
   }
   let json: unknown;

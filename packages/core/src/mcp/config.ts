@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { readRegularFile } from "../tools/index.js";
 import { McpConfigError } from "./errors.js";
 
 /** A server started as a child process and spoken to over its stdin/stdout. */
@@ -66,7 +66,8 @@ export function isHttpServerConfig(config: McpServerConfig): config is McpHttpSe
 export async function loadMcpConfig(file: string, options: McpConfigOptions = {}): Promise<McpConfig> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    // A FIFO in place of the file (a hostile repository's) is refused, not opened to block forever.
+    text = (await readRegularFile(file, file)).toString("utf8");
   } catch (error) {
     throw new McpConfigError(`Cannot read the MCP config ${file}: ${(error as Error).message}`, { cause: error });
   }

@@ -16,9 +16,11 @@ export {
   checkSandboxAvailable,
   type ResolvedSandbox,
   resolveSandbox,
+  SANDBOX_SECCOMP_FD,
   type SandboxOptions,
   SandboxUnavailableError,
 } from "./sandbox.js";
+export { sandboxSeccompFilter } from "./seccomp.js";
 export {
   clampTimerMs,
   defaultShell,

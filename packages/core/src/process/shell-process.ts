@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
+import type { Writable } from "node:stream";
 import { clampTimeoutMs, MAX_TIMEOUT_MS, setSafeTimeout } from "@heddle/shared";
 import { killCommandTree, PROCESS_TOKEN_ENV } from "./process-tree.js";
-import type { ResolvedSandbox } from "./sandbox.js";
+import { type ResolvedSandbox, SANDBOX_SECCOMP_FD } from "./sandbox.js";
 
 /** How to run one shell command. */
 export interface ShellRunOptions {
@@ -73,10 +74,17 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       return;
     }
     const token = randomBytes(12).toString("hex");
+    const seccomp = options.sandbox?.seccomp;
     const argv = [shell, "-c", options.command];
     const [file, args] = options.sandbox
       ? [options.sandbox.bwrapPath, [...options.sandbox.args(), "--", ...argv]]
       : [shell, argv.slice(1)];
+    let released = false;
+    const releaseSandbox = () => {
+      if (released) return;
+      released = true;
+      options.sandbox?.release?.();
+    };
     const child = spawn(file, args, {
       cwd: options.cwd,
       // Debian's bash sources ~/.bashrc when stdin is a socket (Node's pipes are) and SHLVL is unset, taking it
@@ -84,8 +92,15 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       env: { SHLVL: "1", ...options.env, [PROCESS_TOKEN_ENV]: token },
       detached: true,
       // Without input to give, stdin is /dev/null so a command that reads it ends instead of hanging.
-      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      // A network-less sandbox reads its seccomp filter from one more pipe (SANDBOX_SECCOMP_FD, after stdio).
+      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe", ...(seccomp ? ["pipe" as const] : [])],
     });
+    if (seccomp) {
+      const feed = child.stdio[SANDBOX_SECCOMP_FD] as Writable;
+      // bubblewrap that fails before reading it closes the pipe: its own error and exit code say why.
+      feed.on("error", () => {});
+      feed.end(Buffer.from(seccomp));
+    }
     let timedOut = false;
     let aborted = false;
     let finished = false;
@@ -126,6 +141,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       child.stderr!.destroy();
       // The result says every process was killed: wait until that is true.
       await killing;
+      releaseSandbox();
       resolve({
         exitCode: exit.code,
         signal: exit.signal,
@@ -138,6 +154,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       });
     };
     child.on("error", (error) => {
+      releaseSandbox();
       timer.clear();
       options.signal?.removeEventListener("abort", onAbort);
       reject(error);

@@ -193,11 +193,29 @@ export class SqliteTeamMailbox implements TeamMailbox {
     });
   }
 
+  /** Waits of this instance not yet settled; the poll timer runs only while there is one. */
+  get waiting(): number {
+    return this.#waiters.size;
+  }
+
+  /** True while this instance polls the file for other processes' sends. */
+  get polling(): boolean {
+    return this.#timer !== undefined;
+  }
+
   async wait(agentId: string, signal?: AbortSignal): Promise<void> {
     this.#open();
     checkAgentId(agentId, "wait: agentId");
     if (signal?.aborted) throw abortReason(signal);
-    if (await this.#guard(() => this.#stmts.hasUnread.get(agentId))) return;
+    // The check and the registration happen in one tick: a send in between (from any mailbox on this file in this
+    // process) would otherwise wake no one, and the wait would sleep until the next poll.
+    let unread: unknown;
+    try {
+      unread = this.#stmts.hasUnread.get(agentId);
+    } catch (error) {
+      throw fileError(error, this.path);
+    }
+    if (unread) return;
     const waiting = this.#waiters.add(agentId, signal);
     this.#startPolling();
     try {

@@ -8,10 +8,12 @@ export {
   type ResolvedSandbox,
   resolveSandbox,
   runShellCommand,
+  SANDBOX_SECCOMP_FD,
   type SandboxOptions,
   SandboxUnavailableError,
   type ShellRunOptions,
   type ShellRunResult,
+  sandboxSeccompFilter,
 } from "../process/index.js";
 export {
   AGENT_FOLDER,
@@ -36,6 +38,7 @@ export {
 export { createEditFileTool } from "./edit-file.js";
 export { createListFilesTool } from "./list-files.js";
 export { createReadFileTool, type ReadFileLimits } from "./read-file.js";
+export { assertRegularFile, fileKind, readRegularFile, readRegularFileSync } from "./regular-file.js";
 export { compileSearchPattern, createSearchTool, type SearchOptions, type SearchPattern } from "./search.js";
 export { createLoadSkillTool, formatSkillsForPrompt, listSkills, type Skill } from "./skills.js";
 export { createSubmitResultTool } from "./submit-result.js";

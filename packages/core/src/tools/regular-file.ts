@@ -1,4 +1,4 @@
-import { constants, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
 import { ToolInputError } from "../workspace/index.js";
 
@@ -9,14 +9,19 @@ import { ToolInputError } from "../workspace/index.js";
  */
 export function assertRegularFile(info: Stats, shown: string): void {
   if (info.isFile()) return;
-  const kind = info.isFIFO()
-    ? "a FIFO (named pipe)"
-    : info.isSocket()
-      ? "a socket"
-      : info.isCharacterDevice() || info.isBlockDevice()
-        ? "a device"
-        : "not a regular file";
-  throw new ToolInputError("not_regular_file", `${shown} is ${kind}; file tools only read and write regular files.`);
+  throw new ToolInputError(
+    "not_regular_file",
+    `${shown} is ${fileKind(info)}; file tools only read and write regular files.`,
+  );
+}
+
+/** What a non-regular file is, for messages: "a FIFO (named pipe)", "a socket", "a device", ... */
+export function fileKind(info: Stats): string {
+  if (info.isFile()) return "a regular file";
+  if (info.isFIFO()) return "a FIFO (named pipe)";
+  if (info.isSocket()) return "a socket";
+  if (info.isCharacterDevice() || info.isBlockDevice()) return "a device";
+  return info.isDirectory() ? "a folder" : "not a regular file";
 }
 
 /**
@@ -43,5 +48,29 @@ export async function readRegularFile(
     return buffer.subarray(0, offset);
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * `readRegularFile` for callers that must stay synchronous (settings and trust, read once at start): never blocks
+ * on a FIFO, socket or device, which it refuses with `ToolInputError` code `not_regular_file`. A missing file
+ * throws the usual ENOENT error.
+ */
+export function readRegularFileSync(file: string, shown: string = file, maxBytes = Number.MAX_SAFE_INTEGER): Buffer {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = fstatSync(fd);
+    assertRegularFile(info, shown);
+    const size = Math.min(info.size, maxBytes);
+    const buffer = Buffer.alloc(size);
+    let offset = 0;
+    while (offset < size) {
+      const bytesRead = readSync(fd, buffer, offset, size - offset, offset);
+      if (bytesRead === 0) break;
+      offset += bytesRead;
+    }
+    return buffer.subarray(0, offset);
+  } finally {
+    closeSync(fd);
   }
 }

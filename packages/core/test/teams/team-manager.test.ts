@@ -206,7 +206,6 @@ describe("AgentTeamManager", () => {
 
   it("stopAll leaves no running turn and no open handle; the cut turn's message stays unread", async () => {
     const path = join(dir, "stop-all.db");
-    const baseline = process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
     const store = new SqliteSessionStore({ path });
     const mailbox = new SqliteTeamMailbox({ path, pollIntervalMs: 20 });
     const { tool, state } = latchTool();
@@ -218,6 +217,8 @@ describe("AgentTeamManager", () => {
     const task = await manager.send("busy", "long task");
     await state.started;
     expect(manager.status().map((s) => s.state)).toEqual(["running", "idle"]);
+    expect(mailbox.waiting).toBe(1);
+    expect(mailbox.polling).toBe(true);
 
     await manager.stopAll();
     expect(state.sawAbort).toBe(true);
@@ -227,8 +228,9 @@ describe("AgentTeamManager", () => {
     ]);
     expect(busyModel.requests).toHaveLength(1);
     expect((await mailbox.list("busy")).map((m) => m.id)).toEqual([task.id]);
-    // No poll timer and no session left behind: the store and the mailbox close cleanly.
-    expect(process.getActiveResourcesInfo().filter((r) => r === "Timeout").length).toBe(baseline);
+    // No wait and no poll timer left behind in the mailbox (counted on the mailbox itself, not process-wide).
+    expect(mailbox.waiting).toBe(0);
+    expect(mailbox.polling).toBe(false);
     await mailbox.close();
     await store.close();
   });
