@@ -60,8 +60,15 @@ export {
 export { SqliteTeamMailbox, type SqliteTeamMailboxOptions } from "./sqlite-mailbox.js";
 export { SqliteTeamRoster, type SqliteTeamRosterOptions } from "./sqlite-roster.js";
 export { DEFAULT_TEAM_LIMITS, type TeamLimits } from "./team-governor.js";
-export { AgentTeamManager, type AgentTeamManagerOptions, type TeamListener } from "./team-manager.js";
+export {
+  AgentTeamManager,
+  type AgentTeamManagerOptions,
+  type TeamListener,
+  type WithRoster,
+} from "./team-manager.js";
+export { createTeamTaskTool } from "./team-task-tool.js";
 export { createTeamTools, type TeamToolName, type TeamToolsOptions } from "./team-tools.js";
+export { createTeamWaitTool, TEAM_WAIT_DEFAULT_SECONDS, TEAM_WAIT_MAX_SECONDS } from "./team-wait-tool.js";
 export {
   runTeamWorker,
   type TeamWorkerOptions,
@@ -80,3 +87,4 @@ export {
   type TeamUsage,
   teamTurnMessageId,
 } from "./teammate-runner.js";
+export type { BuildTeammate } from "./teammate-spec.js";
