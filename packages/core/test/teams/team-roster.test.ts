@@ -257,6 +257,42 @@ describe("a team on a roster", () => {
     await t.stopAll();
   });
 
+  it("teammates a worker leases run under the team policy and limits the worker gives: a disabled tool stays off, maxTurns stops them", async () => {
+    const t = team();
+    const lead = new AgentTeamManager({ mailbox: t.mailbox, roster: t.roster() });
+    const ran: string[] = [];
+    const tool = (name: string): AgentTool => ({ ...echo(name), execute: () => ran.push(name) && "ran" });
+    // The spec asks for bash; the worker's policy disables it, and a teammate cannot widen that.
+    await lead.spawn({ agentId: "a", toolNames: ["bash", "read"] }, "first");
+    t.worker("w1", {
+      tools: [tool("bash"), tool("read")],
+      toolPolicies: { bash: { enabled: false } },
+      limits: { maxTurns: 1 },
+      model: createScriptedModel(
+        [
+          (request) =>
+            request.messages.at(-1)!.role === "user"
+              ? {
+                  toolCalls: [
+                    { name: "bash", input: {} },
+                    { name: "read", input: {} },
+                  ],
+                }
+              : { text: "tried" },
+        ],
+        { whenExhausted: "repeat-last" },
+      ),
+    });
+    expect((await reports(t.mailbox, 1))[0]!.text).toContain("tried");
+    expect(ran).toEqual(["read"]);
+    // The second turn is over the worker's limits.maxTurns: the teammate stops (reason limit) and the lead is told.
+    await lead.send("a", "second");
+    const stopped = (await reports(t.mailbox, 1))[0]!;
+    expect(stopped.text).toContain('status="stopped" limit="maxTurns"');
+    await expect.poll(async () => (await lead.status())[0]).toMatchObject({ state: "stopped", stopReason: "limit" });
+    await t.stopAll();
+  });
+
   it("runTeamWorker refuses lease options without a roster and a fixed list with one", async () => {
     const t = team();
     const base = { mailbox: t.mailbox, store: t.store, model: answering() };

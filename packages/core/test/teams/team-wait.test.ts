@@ -65,8 +65,30 @@ describe("team_wait", () => {
 
   it("a lead model waits for its teammates' reports with team_wait: every wait returns a report, none polls empty", async () => {
     const mailbox = new InMemoryTeamMailbox();
-    const teammateModel = createScriptedModel([{ text: "finished my part" }], { whenExhausted: "repeat-last" });
-    const manager = new AgentTeamManager({ mailbox, model: teammateModel, compaction: false });
+    // The teammates finish only once the lead is waiting: their work is held at a gate the lead's first wait opens.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const gated: AgentTool = {
+      name: "work",
+      description: "works",
+      inputSchema: { type: "object" },
+      execute: async () => {
+        await gate;
+        return "worked";
+      },
+    };
+    const teammateModel = createScriptedModel(
+      [
+        (request: AgentModelRequest) =>
+          request.messages.at(-1)!.role === "user"
+            ? { toolCalls: [{ name: "work", input: {} }] }
+            : { text: "finished my part" },
+      ],
+      { whenExhausted: "repeat-last" },
+    );
+    const manager = new AgentTeamManager({ mailbox, model: teammateModel, tools: [gated], compaction: false });
     const waits: string[] = [];
     // The lead spawns two teammates, then waits until it has both reports.
     const leadModel = createScriptedModel(
@@ -87,6 +109,9 @@ describe("team_wait", () => {
       model: leadModel,
       tools: createTeamTools(manager, { leadId: "lead" }),
       agentId: "lead",
+    });
+    lead.subscribe((event) => {
+      if (event.type === "tool-started" && event.toolCall.toolName === "team_wait") setTimeout(open, 20);
     });
     const result = await lead.run("split the work");
     expect(result.outputText).toBe("both parts are done");
