@@ -67,7 +67,7 @@ export function statusOf(entry: TeamRosterEntry, teamId: string): TeammateStatus
     state: entry.state,
     turns: entry.usage.turns,
     ...(entry.stopReason !== undefined && { stopReason: entry.stopReason }),
-    ...(entry.stopDetail !== undefined && entry.stopReason === "limit" && { limitDetail: entry.stopDetail }),
+    ...(entry.stopReason === "limit" && entry.stopDetail !== undefined && limitOf(entry.stopDetail)),
     ...(entry.workerId !== undefined && { workerId: entry.workerId }),
     usage: entry.usage,
   };
@@ -79,4 +79,11 @@ export async function rosterStatus(roster: TeamRoster): Promise<TeammateStatus[]
 
 export async function rosterUsage(roster: TeamRoster): Promise<TeamUsage> {
   return sumUsage((await roster.list()).map((entry) => entry.usage));
+}
+
+// A worker records a limit stop as "<limit>: <detail>".
+function limitOf(detail: string): Pick<TeammateStatus, "limit" | "limitDetail"> {
+  const match = /^(maxTeammates|maxTurns|maxBudgetUsd|maxMessageBytes|maxReplyChain): (.*)$/s.exec(detail);
+  if (!match) return { limitDetail: detail };
+  return { limit: match[1] as TeammateStatus["limit"], limitDetail: match[2]! };
 }

@@ -104,11 +104,7 @@ export async function runRosterWorker(options: TeamWorkerOptions & { roster: Tea
       const done =
         reason === "stopped"
           ? roster.release(workerId, agentId)
-          : roster.stop(agentId, {
-              reason,
-              workerId,
-              ...(error !== undefined && { detail: String((error as Error)?.message ?? error) }),
-            });
+          : roster.stop(agentId, { reason, workerId, ...stopDetail(h, error) });
       await done.catch(() => {});
       emit({ type: "lease-released", agentId, workerId });
     }
@@ -143,7 +139,10 @@ export async function runRosterWorker(options: TeamWorkerOptions & { roster: Tea
       return finish(h, "error", error);
     }
     h.runner = runner;
-    if (h.lost || signal?.aborted) return finish(h, "stopped", undefined);
+    if (h.lost || signal?.aborted) {
+      await runner.stop(); // never started: stopped, so this worker can take the same id again later
+      return finish(h, "stopped", undefined);
+    }
     let reason: TeammateStopReason = "stopped";
     let failure: unknown;
     try {
@@ -235,4 +234,12 @@ export async function runRosterWorker(options: TeamWorkerOptions & { roster: Tea
     await Promise.all(all.map((h) => h.drain));
   }
   return { teammates: results };
+}
+
+// Why a teammate stopped, in words, for the roster: the limit it reached, or its error's message.
+function stopDetail(h: Held, error: unknown): { detail?: string } {
+  const limit = h.runner?.status();
+  if (limit?.limit !== undefined) return { detail: `${limit.limit}: ${limit.limitDetail ?? ""}` };
+  if (error !== undefined) return { detail: String((error as Error)?.message ?? error) };
+  return {};
 }

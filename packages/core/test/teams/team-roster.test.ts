@@ -218,8 +218,18 @@ describe("a team on a roster", () => {
     await lead.send("a", "second");
     expect((await reports(t.mailbox, 1))[0]!.text).toContain("done: ");
     expect(await lead.status()).toMatchObject([{ agentId: "a", workerId: "w2" }]);
+    // w2 stops cleanly: w1, which lost the teammate before, takes it back and runs it again.
+    next.controller.abort();
+    await next.done;
+    const back = await eventOf(old.events, (e) => e.type === "lease-taken" && e.previousWorkerId === "w2");
+    expect(back).toMatchObject({ agentId: "a", workerId: "w1" });
+    await lead.send("a", "third");
+    expect((await reports(t.mailbox, 1))[0]!.text).toContain("done: ");
     const [oldResult] = await t.stopAll();
-    expect(oldResult!.teammates).toMatchObject([{ agentId: "a", reason: "stopped", leaseLost: true }]);
+    expect(oldResult!.teammates).toMatchObject([
+      { agentId: "a", reason: "stopped", leaseLost: true },
+      { agentId: "a", reason: "stopped" },
+    ]);
   });
 
   it("a clean stop releases every lease at once: another worker takes over long before leaseMs", async () => {
@@ -289,7 +299,14 @@ describe("a team on a roster", () => {
     await lead.send("a", "second");
     const stopped = (await reports(t.mailbox, 1))[0]!;
     expect(stopped.text).toContain('status="stopped" limit="maxTurns"');
-    await expect.poll(async () => (await lead.status())[0]).toMatchObject({ state: "stopped", stopReason: "limit" });
+    await expect
+      .poll(async () => (await lead.status())[0])
+      .toMatchObject({
+        state: "stopped",
+        stopReason: "limit",
+        limit: "maxTurns",
+        limitDetail: expect.stringContaining("limits.maxTurns"),
+      });
     await t.stopAll();
   });
 
