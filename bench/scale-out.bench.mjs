@@ -3,6 +3,10 @@
 // file, WAL), the same workload in the same run. Prints messages/s per case and the PostgreSQL/SQLite ratio; exits
 // non-zero when a case lost or duplicated a message. Imports the built packages (`pnpm bench` builds first).
 // Knobs: SCALE_OUT_MESSAGES (per session, default 20), SCALE_OUT_ROUNDS (default 3), HEDDLE_TEST_POSTGRES_URL.
+// Then a team across worker processes on Redis + PostgreSQL (bench/lib/scale-out-teams.mjs): message delivery and
+// round trip, takeover after SIGKILL and handover after SIGTERM, each as a ratio to the raw Redis round trip of
+// the same round. Knobs: SCALE_OUT_TEAM_ROUNDS (default 3), SCALE_OUT_TEAM_MESSAGES (default 30),
+// HEDDLE_TEST_REDIS_URL; SCALE_OUT_PART=sessions or teams runs one half.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -10,8 +14,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PostgresSessionStore, SqliteSessionStore } from "../packages/core/dist/index.js";
+import { measureTeamRound } from "./lib/scale-out-teams.mjs";
 
 const POSTGRES_URL = process.env.HEDDLE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const REDIS_URL = process.env.HEDDLE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const PART = process.env.SCALE_OUT_PART ?? "both";
+const TEAM_ROUNDS = Number(process.env.SCALE_OUT_TEAM_ROUNDS ?? 3);
+const TEAM_MESSAGES = Number(process.env.SCALE_OUT_TEAM_MESSAGES ?? 30);
 const SESSIONS = 50;
 const PER_SESSION = Number(process.env.SCALE_OUT_MESSAGES ?? 20);
 const ROUNDS = Number(process.env.SCALE_OUT_ROUNDS ?? 3);
@@ -116,7 +125,7 @@ let ok = true;
 const results = { 1: { postgres: [], sqlite: [] }, 4: { postgres: [], sqlite: [] } };
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 try {
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < (PART === "teams" ? 0 : ROUNDS); round++) {
     for (const processes of [1, 4]) {
       // The stores take turns at going first, so load drift on a shared machine hits both alike.
       const order = round % 2 ? ["sqlite", "postgres"] : ["postgres", "sqlite"];
@@ -140,7 +149,7 @@ try {
       );
     }
   }
-  for (const processes of [1, 4]) {
+  for (const processes of PART === "teams" ? [] : [1, 4]) {
     const { postgres, sqlite } = results[processes];
     const ratios = postgres.map((value, i) => value / sqlite[i]);
     console.log(
@@ -148,8 +157,54 @@ try {
         `PostgreSQL/SQLite ${median(ratios).toFixed(2)} (per-round ratios ${ratios.map((r) => r.toFixed(2)).join(", ")})`,
     );
   }
+  if (PART !== "sessions") await teams();
 } finally {
   await admin.end();
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(ok ? 0 : 1);
+
+async function teams() {
+  const redis = createRequire(new URL("../packages/core/package.json", import.meta.url))("ioredis");
+  const probe = new redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
+  const reachable = await probe.connect().then(
+    () => true,
+    () => false,
+  );
+  probe.disconnect();
+  if (!reachable) {
+    console.log(`teams: Redis is not reachable at ${REDIS_URL}: skipped`);
+    return;
+  }
+  const schema = `heddle_bench_teams_${process.pid}`;
+  const keyPrefix = `heddle_bench_${process.pid}`;
+  const base = { postgresUrl: POSTGRES_URL, schema, redisUrl: REDIS_URL, keyPrefix };
+  console.log(
+    `teams: a lead and worker processes on Redis Streams + PostgreSQL, instant models, ${TEAM_MESSAGES} messages per round, leaseMs 2000`,
+  );
+  const rounds = [];
+  try {
+    for (let round = 0; round < TEAM_ROUNDS; round++) {
+      const r = await measureTeamRound(base, { messages: TEAM_MESSAGES, leaseMs: 2_000 });
+      rounds.push(r);
+      console.log(
+        `round ${round + 1}: Redis round trip ${r.rtt.toFixed(3)} ms; delivery ${r.delivery.toFixed(1)} ms (${(r.delivery / r.rtt).toFixed(0)}×), ` +
+          `round trip ${r.roundTrip.toFixed(1)} ms (${(r.roundTrip / r.rtt).toFixed(0)}×), takeover ${r.takeover} ms ` +
+          `(${(r.takeover / r.rtt).toFixed(0)}×; ${r.takeover - r.leaseMs} ms past leaseMs), handover ${r.handover} ms (${(r.handover / r.rtt).toFixed(0)}×)`,
+      );
+    }
+    const m = (key) => median(rounds.map((r) => r[key]));
+    const ratio = (key) => median(rounds.map((r) => r[key] / r.rtt));
+    console.log(
+      `median: Redis round trip ${m("rtt").toFixed(3)} ms; delivery ${m("delivery").toFixed(1)} ms = ${ratio("delivery").toFixed(0)}× the round trip; ` +
+        `send → report ${m("roundTrip").toFixed(1)} ms = ${ratio("roundTrip").toFixed(0)}×; takeover after SIGKILL ${m("takeover")} ms = ` +
+        `${ratio("takeover").toFixed(0)}× (leaseMs 2000); handover after SIGTERM ${m("handover")} ms = ${ratio("handover").toFixed(0)}×`,
+    );
+  } finally {
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    const cleaner = new redis(REDIS_URL);
+    const keys = await cleaner.keys(`${keyPrefix}:*`);
+    if (keys.length > 0) await cleaner.del(...keys);
+    await cleaner.quit();
+  }
+}

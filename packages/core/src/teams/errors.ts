@@ -9,6 +9,10 @@ export type TeamErrorCode =
   | "team_agent_running"
   | "team_limit_reached"
   | "team_message_too_large"
+  | "team_roster_closed"
+  | "team_lease_lost"
+  | "team_task_not_found"
+  | "team_task_conflict"
   | DatabaseFileErrorCode;
 
 /** Every error of sub-agents, mailboxes and teams carries one of `TeamErrorCode`. */
@@ -37,6 +41,34 @@ export class TeamMessageTooLargeError extends TeamError {
     this.name = "TeamMessageTooLargeError";
     this.bytes = bytes;
     this.maxBytes = maxBytes;
+  }
+}
+
+/**
+ * An agent id that is in the team already: a running teammate of this manager, or (with a roster) any teammate the
+ * roster has recorded, stopped or not, whichever lead recorded it. Nothing was created.
+ */
+export class TeamAgentExistsError extends TeamError {
+  declare readonly code: "team_agent_exists";
+  readonly agentId: string;
+  constructor(agentId: string, message?: string) {
+    super("team_agent_exists", message ?? `A teammate "${agentId}" is already in the team.`);
+    this.name = "TeamAgentExistsError";
+    this.agentId = agentId;
+  }
+}
+
+/**
+ * A task of the team's task list (`team_tasks`) that cannot do what was asked: unknown (`team_task_not_found`), or
+ * claimed by someone else, already done, or completed by an agent that did not claim it (`team_task_conflict`).
+ */
+export class TeamTaskError extends TeamError {
+  declare readonly code: "team_task_not_found" | "team_task_conflict";
+  readonly taskId: string | undefined;
+  constructor(code: "team_task_not_found" | "team_task_conflict", taskId: string | undefined, message: string) {
+    super(code, message);
+    this.name = "TeamTaskError";
+    this.taskId = taskId;
   }
 }
 

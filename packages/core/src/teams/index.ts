@@ -1,10 +1,12 @@
 export {
+  TeamAgentExistsError,
   TeamDatabaseError,
   TeamError,
   type TeamErrorCode,
   TeamLimitError,
   type TeamLimitName,
   TeamMessageTooLargeError,
+  TeamTaskError,
 } from "./errors.js";
 export { escapeFrameBody } from "./frames.js";
 export {
@@ -22,6 +24,12 @@ export {
   type InMemoryTeamMailboxOptions,
 } from "./memory-mailbox.js";
 export {
+  createInMemoryTeamRosterData,
+  InMemoryTeamRoster,
+  type InMemoryTeamRosterData,
+  type InMemoryTeamRosterOptions,
+} from "./memory-roster.js";
+export {
   formatShutdownApproved,
   formatShutdownRequest,
   parseTeamControlMessage,
@@ -29,6 +37,16 @@ export {
   type TeamControlMessage,
 } from "./protocol.js";
 export { type RedisClientLike, RedisTeamMailbox, type RedisTeamMailboxOptions } from "./redis-mailbox.js";
+export { type RedisRosterClientLike, RedisTeamRoster, type RedisTeamRosterOptions } from "./redis-roster.js";
+export type {
+  CreateTeamRosterEntry,
+  TeamLeaseGrant,
+  TeammateSpec,
+  TeamRoster,
+  TeamRosterEntry,
+  TeamTask,
+  TeamTaskBoard,
+} from "./roster.js";
 export {
   createSpawnAgentTool,
   DEFAULT_MAX_SPAWNS,
@@ -40,9 +58,17 @@ export {
   type SubagentUpdate,
 } from "./spawn-agent.js";
 export { SqliteTeamMailbox, type SqliteTeamMailboxOptions } from "./sqlite-mailbox.js";
+export { SqliteTeamRoster, type SqliteTeamRosterOptions } from "./sqlite-roster.js";
 export { DEFAULT_TEAM_LIMITS, type TeamLimits } from "./team-governor.js";
-export { AgentTeamManager, type AgentTeamManagerOptions, type TeamListener } from "./team-manager.js";
+export {
+  AgentTeamManager,
+  type AgentTeamManagerOptions,
+  type TeamListener,
+  type WithRoster,
+} from "./team-manager.js";
+export { createTeamTaskTool } from "./team-task-tool.js";
 export { createTeamTools, type TeamToolName, type TeamToolsOptions } from "./team-tools.js";
+export { createTeamWaitTool, TEAM_WAIT_DEFAULT_SECONDS, TEAM_WAIT_MAX_SECONDS } from "./team-wait-tool.js";
 export {
   runTeamWorker,
   type TeamWorkerOptions,
@@ -58,5 +84,7 @@ export {
   type TeammateStatus,
   type TeammateStopReason,
   type TeammateTurnResult,
+  type TeamUsage,
   teamTurnMessageId,
 } from "./teammate-runner.js";
+export type { BuildTeammate } from "./teammate-spec.js";

@@ -56,6 +56,14 @@ export interface TeamMailbox {
   wait(agentId: string, signal?: AbortSignal): Promise<void>;
   /** Ends pending `wait`s and releases what the mailbox holds (a database connection, a timer). */
   close(): Promise<void>;
+  /**
+   * For a mailbox whose readers hold messages they took but did not mark read (Redis consumers): makes this reader
+   * the holder of every such message of `agentId`, whoever took it, so its next `peek` returns the oldest unread
+   * message, in send order. Resolves with how many it took over. A worker calls it when it takes a teammate's lease,
+   * before the teammate reads: only the lease holder reads that inbox, so no live reader loses a message it is on.
+   * Mailboxes without such holdings (memory, SQLite: `peek` is always the oldest unread) leave it out.
+   */
+  takeOver?(agentId: string): Promise<number>;
 }
 
 /**

@@ -60,6 +60,28 @@ describe.skipIf(!up)("RedisTeamMailbox specifics", () => {
     await successor.close();
   });
 
+  it("takeOver: a new holder reads a dead consumer's message at once and before newer ones, in send order", async () => {
+    const teamId = runScopedName("takeover");
+    const dead = new RedisTeamMailbox({ url: REDIS_URL, teamId, keyPrefix: prefix, consumer: "dead" });
+    const first = await dead.send({ to: "w", from: "lead", text: "task 1" });
+    expect((await dead.peek("w"))?.id).toBe(first.id); // taken by "dead", pending there: it crashed mid-turn
+    await dead.send({ to: "w", from: "lead", text: "task 2" });
+    await dead.send({ to: "w", from: "lead", text: "task 3" });
+    await dead.close();
+
+    // claimIdleMs is the default 30 s: without takeOver, the successor would read task 2 first.
+    const successor = new RedisTeamMailbox({ url: REDIS_URL, teamId, keyPrefix: prefix, consumer: "next" });
+    expect(await successor.takeOver("w")).toBe(1);
+    const order: string[] = [];
+    for (let m = await successor.peek("w"); m; m = await successor.peek("w")) {
+      order.push(m.text);
+      await successor.markRead("w", m.id);
+    }
+    expect(order).toEqual(["task 1", "task 2", "task 3"]);
+    expect(await successor.takeOver("nobody")).toBe(0);
+    await successor.close();
+  });
+
   it("wait blocks on the server: while nothing arrives it sends a handful of commands, not a poll loop", async () => {
     const teamId = runScopedName("block");
     // Its connections carry the team's name (ioredis takes it from the URL), so the server's client list shows them.

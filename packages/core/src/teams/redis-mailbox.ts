@@ -11,6 +11,7 @@ import {
   type TeamMailboxMessage,
   type TeamMessageKind,
 } from "./mailbox.js";
+import { connectRedis } from "./redis-connect.js";
 import { inboxKey, readsKey } from "./redis-keys.js";
 
 /** The part of an `ioredis` client the mailbox uses; `new Redis(url)` fits. */
@@ -140,6 +141,27 @@ export class RedisTeamMailbox implements TeamMailbox {
     );
   }
 
+  /**
+   * Claims every message of `agentId`'s inbox that any consumer took but did not acknowledge (`XAUTOCLAIM` with no
+   * idle minimum), so this consumer's next `peek` returns them first, oldest first: a new lease holder takes a dead
+   * holder's message at once, in order, instead of after `claimIdleMs` and behind newer messages.
+   */
+  async takeOver(agentId: string): Promise<number> {
+    const key = this.#inbox(agentId);
+    return this.#call((redis) =>
+      this.#withGroup(key, async () => {
+        let taken = 0;
+        let cursor = "0-0";
+        do {
+          const reply = await redis.xautoclaim(key, GROUP, this.#consumer, 0, cursor, "COUNT", 100);
+          taken += claimedEntries(reply).length;
+          cursor = Array.isArray(reply) && typeof reply[0] === "string" ? reply[0] : "0-0";
+        } while (cursor !== "0-0");
+        return taken;
+      }),
+    );
+  }
+
   async list(agentId: string): Promise<TeamMailboxMessage[]> {
     const key = this.#inbox(agentId);
     const reads = this.#reads(agentId);
@@ -259,17 +281,7 @@ export class RedisTeamMailbox implements TeamMailbox {
 
   async #connect(): Promise<RedisClientLike> {
     if (this.#options.client) return this.#options.client;
-    let ioredis: { default?: new (url: string) => RedisClientLike; Redis?: new (url: string) => RedisClientLike };
-    try {
-      ioredis = (await import("ioredis")) as unknown as typeof ioredis;
-    } catch (error) {
-      throw new TeamError(
-        "team_invalid_input",
-        `RedisTeamMailbox needs the "ioredis" package: npm install ioredis (${(error as Error).message})`,
-      );
-    }
-    const Redis = ioredis.Redis ?? ioredis.default!;
-    return new Redis(this.#options.url!);
+    return connectRedis<RedisClientLike>(this.#options.url!, "RedisTeamMailbox");
   }
 
   /** Runs `work` with the recipient's group in place (made with the stream, and again after a `clear`). */

@@ -3,7 +3,10 @@ import { z } from "zod";
 import { TeamError } from "./errors.js";
 import { renderForLead } from "./frames.js";
 import type { TeamMailboxMessage } from "./mailbox.js";
+import type { TeammateSpec, TeamRoster } from "./roster.js";
 import type { AgentTeamManager } from "./team-manager.js";
+import { createTeamTaskTool } from "./team-task-tool.js";
+import { createTeamWaitTool } from "./team-wait-tool.js";
 import type { TeammateOptions } from "./teammate-types.js";
 
 export interface TeamToolsOptions {
@@ -12,9 +15,12 @@ export interface TeamToolsOptions {
    * mailbox read is always that of, the agent that calls the tool (its own agent id), never a name the model gives.
    */
   leadId?: string;
-  /** What `team_spawn` gives every new teammate besides its id, role and prompt (model, tools, ...). */
-  teammateDefaults?: Partial<Omit<TeammateOptions, "agentId">>;
-  /** Which tool names to make (default: all six). */
+  /**
+   * What `team_spawn` gives every new teammate besides its id, role and prompt (model, tools, ...; with a roster,
+   * plain `TeammateSpec` data such as `toolNames` and `autoApproveShutdown`).
+   */
+  teammateDefaults?: Partial<Omit<TeammateOptions, "agentId">> | Partial<Omit<TeammateSpec, "agentId">>;
+  /** Which tool names to make (default: all eight). */
   include?: ReadonlyArray<TeamToolName>;
 }
 
@@ -24,7 +30,9 @@ export type TeamToolName =
   | "team_broadcast"
   | "team_read_mailbox"
   | "team_status"
-  | "team_shutdown";
+  | "team_shutdown"
+  | "team_wait"
+  | "team_tasks";
 
 /** The calling agent's id: the only sender and mailbox owner these tools know. */
 function caller(ctx: ToolContext, holder: string | undefined): string {
@@ -38,15 +46,16 @@ function caller(ctx: ToolContext, holder: string | undefined): string {
 
 /**
  * The tools a lead (or any teammate) uses to run a team through `manager`: start teammates, message one or all,
- * read its own mailbox, see who is doing what, and ask a teammate to shut down.
+ * read its own mailbox or wait for it, see who is doing what and what it spent, share a task list, and ask a
+ * teammate to shut down. With a roster, they reach teammates on every worker.
  */
-export function createTeamTools(manager: AgentTeamManager, options: TeamToolsOptions = {}): AgentTool[] {
+export function createTeamTools(
+  manager: AgentTeamManager<TeamRoster | undefined>,
+  options: TeamToolsOptions = {},
+): AgentTool[] {
   const holder = options.leadId;
-  const others = (self: string) =>
-    manager
-      .status()
-      .filter((s) => s.agentId !== self && s.state !== "stopped")
-      .map((s) => s.agentId);
+  const others = async (self: string) =>
+    (await manager.status()).filter((s) => s.agentId !== self && s.state !== "stopped").map((s) => s.agentId);
 
   const tools: { [K in TeamToolName]: AgentTool } = {
     team_spawn: createTool({
@@ -59,17 +68,19 @@ export function createTeamTools(manager: AgentTeamManager, options: TeamToolsOpt
         role: z.string().optional(),
         prompt: z.string().min(1),
       }),
-      execute: (input, ctx) => {
+      execute: async (input, ctx) => {
         caller(ctx, holder);
-        manager.spawn(
+        await manager.spawn(
           {
             ...options.teammateDefaults,
             agentId: input.agent_id,
             ...(input.role !== undefined && { role: input.role }),
-          },
+          } as TeammateOptions & TeammateSpec,
           input.prompt,
         );
-        return `Started teammate ${input.agent_id}.`;
+        return manager.roster
+          ? `Recorded teammate ${input.agent_id}; a worker starts it.`
+          : `Started teammate ${input.agent_id}.`;
       },
     }),
     team_send_message: createTool({
@@ -87,7 +98,7 @@ export function createTeamTools(manager: AgentTeamManager, options: TeamToolsOpt
       input: z.object({ text: z.string().min(1) }),
       execute: async (input, ctx) => {
         const self = caller(ctx, holder);
-        const to = others(self);
+        const to = await others(self);
         for (const agentId of to) await manager.send(agentId, input.text, self);
         return to.length === 0 ? "No running teammates." : `Sent to ${to.join(", ")}.`;
       },
@@ -106,15 +117,18 @@ export function createTeamTools(manager: AgentTeamManager, options: TeamToolsOpt
     }),
     team_status: createTool({
       name: "team_status",
-      description: "List the teammates with their state (running, idle, stopped) and unread message counts.",
+      description:
+        "List the teammates with their state (waiting, running, idle, stopped), the worker each runs on, unread " +
+        "message counts, and the team's usage (turns, tokens, cost).",
       input: z.object({}),
       readOnly: true,
       execute: async (_input, ctx) => {
         caller(ctx, holder);
         const rows = await Promise.all(
-          manager.status().map(async (s) => ({ ...s, unread: (await manager.mailbox.list(s.agentId)).length })),
+          (await manager.status()).map(async (s) => ({ ...s, unread: (await manager.mailbox.list(s.agentId)).length })),
         );
-        return rows.length === 0 ? "No teammates yet." : JSON.stringify(rows, null, 2);
+        if (rows.length === 0) return "No teammates yet.";
+        return JSON.stringify({ teammates: rows, usage: await manager.usage() }, null, 2);
       },
     }),
     team_shutdown: createTool({
@@ -132,6 +146,11 @@ export function createTeamTools(manager: AgentTeamManager, options: TeamToolsOpt
         return `Asked ${input.agent_id} to shut down.`;
       },
     }),
+    team_wait: createTeamWaitTool(manager.mailbox, (ctx) => caller(ctx as ToolContext, holder)),
+    team_tasks: createTeamTaskTool(
+      () => manager.tasks,
+      (ctx) => caller(ctx as ToolContext, holder),
+    ),
   };
   const names = options.include ?? (Object.keys(tools) as TeamToolName[]);
   return names.map((name) => tools[name]);

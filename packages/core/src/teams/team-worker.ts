@@ -1,48 +1,21 @@
-import type { SessionStore } from "../sessions/index.js";
 import { TeamError } from "./errors.js";
-import type { TeamMailbox } from "./mailbox.js";
-import { AgentTeamManager, type AgentTeamManagerOptions } from "./team-manager.js";
-import type { TeammateEvent, TeammateOptions, TeammateStopReason } from "./teammate-runner.js";
+import { runRosterWorker } from "./roster-worker.js";
+import { AgentTeamManager } from "./team-manager.js";
+import type { TeamWorkerOptions, TeamWorkerResult } from "./team-worker-types.js";
+import type { TeammateStopReason } from "./teammate-runner.js";
 
-/** One teammate a worker runs: its options, and the task its first turn takes (run once per session, ever). */
-export interface TeamWorkerTeammate extends TeammateOptions {
-  initialPrompt?: string;
-}
-
-/** What `runTeamWorker` takes: the shared team (mailbox + store), the teammates this worker runs, a stop signal. */
-export interface TeamWorkerOptions extends Omit<AgentTeamManagerOptions, "mailbox" | "store"> {
-  /** The team's shared mailbox (a `RedisTeamMailbox` for workers on several hosts). The worker never closes it. */
-  mailbox: TeamMailbox;
-  /** The team's shared session store (a `PostgresSessionStore` for several hosts). The worker never closes it. */
-  store: SessionStore;
-  /**
-   * The teammates assigned to this worker (each agent id to exactly one worker at a time: two workers running one
-   * teammate would both append to its session, and the second is refused with `SessionConflictError`).
-   */
-  teammates: TeamWorkerTeammate[];
-  /** Aborting it stops every teammate (a running turn is cut, its message stays unread) and ends the worker. */
-  signal?: AbortSignal;
-  /** Every event of every teammate of this worker, as it happens (a throwing listener is ignored). */
-  onEvent?: (event: TeammateEvent) => void;
-}
-
-/** How one teammate of a worker ended: why, after how many turns in this process, and its failure if it failed. */
-export interface TeamWorkerTeammateResult {
-  agentId: string;
-  sessionId: string;
-  reason: TeammateStopReason;
-  turns: number;
-  error?: unknown;
-}
-
-/** How each teammate of a worker ended, in the order they were given. */
-export interface TeamWorkerResult {
-  teammates: TeamWorkerTeammateResult[];
-}
+export type {
+  TeamWorkerOptions,
+  TeamWorkerResult,
+  TeamWorkerTeammate,
+  TeamWorkerTeammateResult,
+} from "./team-worker-types.js";
 
 /**
- * Runs the teammates assigned to this process from a shared team, until each has stopped: it approved a shutdown
- * request, failed, or `signal` aborted. The lead (an `AgentTeamManager` on the same mailbox and store, with the same
+ * Runs teammates of a shared team in this process. With a `roster`, it leases the teammates the lead recorded (up to
+ * `maxTeammates`), runs them, and keeps renewing their leases until `signal` aborts; then it stops them and releases
+ * their leases at once, so other workers take them over (see the roster-worker rules). With a fixed list of
+ * `teammates`, it runs those until each has stopped: it approved a shutdown request, failed, or `signal` aborted. The lead (an `AgentTeamManager` on the same mailbox and store, with the same
  * `teamId` and `leadId`) may run in another process or host; it talks to these teammates with `send` and
  * `requestShutdown`, and hears from them through its own inbox. A teammate restarted here after a crash picks up
  * where the stored session stops (see `TeammateRunner`). Resolves once nothing of the worker is left running: the
@@ -51,9 +24,30 @@ export interface TeamWorkerResult {
 export async function runTeamWorker(options: TeamWorkerOptions): Promise<TeamWorkerResult> {
   if (!options || typeof options !== "object")
     throw new TeamError("team_invalid_input", "runTeamWorker: options must be an object");
-  const { teammates, signal, onEvent, ...managerOptions } = options;
+  if (options.roster !== undefined) return runRosterWorker(options as TeamWorkerOptions & { roster: never });
+  const {
+    teammates,
+    signal,
+    onEvent,
+    workerId,
+    leaseMs,
+    maxTeammates,
+    pollIntervalMs,
+    buildTeammate,
+    ...managerOptions
+  } = options;
+  const rosterOnly = { workerId, leaseMs, maxTeammates, pollIntervalMs, buildTeammate };
+  const stray = Object.entries(rosterOnly).find(([, value]) => value !== undefined)?.[0];
+  if (stray !== undefined)
+    throw new TeamError(
+      "team_invalid_input",
+      `runTeamWorker: ${stray} needs a roster (a fixed list of teammates has no leases)`,
+    );
   if (!Array.isArray(teammates) || teammates.length === 0)
-    throw new TeamError("team_invalid_input", "runTeamWorker: give at least one teammate in options.teammates");
+    throw new TeamError(
+      "team_invalid_input",
+      "runTeamWorker: give a roster to lease teammates from, or at least one teammate in options.teammates",
+    );
   const ids = teammates.map((t) => t?.agentId);
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate !== undefined)

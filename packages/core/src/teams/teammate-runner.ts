@@ -33,6 +33,7 @@ export type {
   TeammateStatus,
   TeammateStopReason,
   TeammateTurnResult,
+  TeamUsage,
 } from "./teammate-types.js";
 
 /**

@@ -18,8 +18,11 @@ export interface TeammateOptions
   sessionId?: string;
 }
 
-/** Where a teammate is in its life. */
-export type TeammateState = "created" | "running" | "idle" | "stopped";
+/**
+ * Where a teammate is in its life. `waiting` is a roster teammate no worker holds a live lease on (not taken yet, or
+ * its worker stopped or died): the next worker with room takes it.
+ */
+export type TeammateState = "created" | "waiting" | "running" | "idle" | "stopped";
 
 /** Why a teammate stopped: approved a shutdown, was stopped by the host, reached a team limit, or failed. */
 export type TeammateStopReason = "shutdown" | "stopped" | "limit" | "error";
@@ -45,7 +48,18 @@ export type TeammateEvent = { agentId: string } & (
   | { type: "message-refused"; message: TeamMailboxMessage; limit: TeamLimitName }
   | { type: "idle" }
   | { type: "stopped"; reason: TeammateStopReason; limit?: TeamLimitName; error?: unknown }
+  /** From `runTeamWorker` with a roster: this worker took the teammate's lease (from `previousWorkerId`, if another held it). */
+  | { type: "lease-taken"; workerId: string; previousWorkerId?: string }
+  /** From `runTeamWorker` with a roster: the lease ended without this worker giving it back (expired, or the lead's stop). */
+  | { type: "lease-lost"; workerId: string }
+  /** From `runTeamWorker` with a roster: this worker gave the lease back (a clean stop), or recorded the teammate stopped. */
+  | { type: "lease-released"; workerId: string }
 );
+
+/** A team's spend: every finished turn's usage, added up, and how many turns. */
+export interface TeamUsage extends AgentUsage {
+  turns: number;
+}
 
 /** A teammate as `status()` reports it. */
 export interface TeammateStatus {
@@ -61,6 +75,10 @@ export interface TeammateStatus {
   /** With `stopReason: "limit"`: which team limit, and in words. */
   limit?: TeamLimitName;
   limitDetail?: string;
+  /** With a roster: the worker that holds the teammate's lease now. */
+  workerId?: string;
+  /** With a roster: its usage across every worker that ran it (`turns` counts those too). */
+  usage?: TeamUsage;
 }
 
 /** What a runner needs from its manager. */

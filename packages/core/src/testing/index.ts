@@ -7,6 +7,7 @@ export {
   runTeamMailboxConformance,
   type TeamMailboxConformanceOptions,
 } from "./team-mailbox-conformance.js";
+export { type MakeTeamRoster, runTeamRosterConformance } from "./team-roster-conformance.js";
 export { runTranscriptStoreConformance } from "./transcript-conformance.js";
 export { runUsageStoreConformance } from "./usage-conformance.js";
 export { runWorkingContextStoreConformance } from "./working-context-conformance.js";

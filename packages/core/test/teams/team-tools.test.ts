@@ -35,6 +35,8 @@ describe("createTeamTools", () => {
       "team_read_mailbox",
       "team_status",
       "team_shutdown",
+      "team_wait",
+      "team_tasks",
     ]);
     const leadModel = createScriptedModel([
       call("team_spawn", { agent_id: "w1", role: "tester", prompt: "test it" }),
@@ -81,10 +83,13 @@ describe("createTeamTools", () => {
     expect(await mailbox.list("lead")).toEqual(
       expect.not.arrayContaining([expect.objectContaining({ kind: "task_notification" })]),
     );
-    expect(JSON.parse(outputs.team_status!)).toEqual([
+    const status = JSON.parse(outputs.team_status!);
+    expect(status.teammates).toEqual([
       expect.objectContaining({ agentId: "w1", state: "idle", unread: 0 }),
       expect.objectContaining({ agentId: "w2", state: "idle", unread: 0 }),
     ]);
+    // The team's usage: two first tasks and two broadcast turns.
+    expect(status.usage).toEqual({ turns: 4, costUsd: expect.any(Number) });
     expect(outputs.team_shutdown).toBe("Asked w2 to shut down.");
     expect(manager.status().map((s) => [s.agentId, s.state, s.stopReason])).toEqual([
       ["w1", "idle", undefined],
