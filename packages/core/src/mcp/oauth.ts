@@ -2,7 +2,7 @@
 // metadata documents, PKCE, token refresh, client credentials). Heddle supplies the provider: tokens and clients
 // live in a host-supplied store, and the browser step goes through the host's `onAuthorizationUrl`.
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type {
   AddClientAuthentication,
@@ -62,7 +62,6 @@ export class FileMcpOAuthStore implements McpOAuthStore {
       await mkdir(path.dirname(this.path), { recursive: true, mode: 0o700 });
       const temp = `${this.path}.${process.pid}.tmp`;
       await writeFile(temp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
-      await chmod(temp, 0o600);
       await rename(temp, this.path);
     });
     this.#queue = write.catch(() => {});
