@@ -93,7 +93,14 @@ describe("sampling", { timeout: 30_000 }, () => {
     });
     const asked: McpSamplingRequest[] = [];
     const connection = await connect({
-      sampling: { model, maxTokens: 50, approve: (request) => (asked.push(request), true) },
+      sampling: {
+        model,
+        maxTokens: 50,
+        approve: (request) => {
+          asked.push(request);
+          return true;
+        },
+      },
     });
     const text = await call(connection, "trigger-sampling-request", { prompt: "Capital of France?", maxTokens: 500 });
     expect(text).toContain("Paris.");
