@@ -51,7 +51,7 @@ const driver: FamilyDriver<GenAiClient, GeminiChunk> = {
       AsyncIterable<GeminiChunk>
     >;
   },
-  mapper: () => new GeminiStreamMapper(),
+  mapper: (ctx) => new GeminiStreamMapper(ctx.request),
   classify: (error, signal) =>
     error instanceof GeminiRequestError
       ? modelError("invalid_request", error.message)
