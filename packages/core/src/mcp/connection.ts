@@ -46,8 +46,10 @@ export interface McpConnectOptions extends McpResultLimits, McpToolLimits {
   /** Also called for the results of the first connect (each server `connected` or `failed`). */
   onStatusChange?: (change: McpStatusChange) => void;
   /**
-   * The roots servers are told about (`roots/list`): folder paths or `{uri, name}`. Default: the working folder
-   * (`process.cwd()`), a host's workspace. `false`: no roots capability is declared. `setRoots` changes them later.
+   * The roots servers are told about (`roots/list`): folder paths or `{uri, name}`, usually the host's workspace.
+   * Absent (or `false`): no roots capability is declared, because a root replaces what a server was configured
+   * with (the filesystem server works in the client's roots instead of its command-line folders). `setRoots`
+   * changes them later.
    */
   roots?: ReadonlyArray<string | McpRoot> | false;
   /**
@@ -223,8 +225,7 @@ export async function connectMcpServers(config: McpConfig, options: McpConnectOp
     for (const listener of statusListeners) safely(listener, change);
   };
 
-  let roots: Root[] | undefined =
-    options.roots === false ? undefined : normalizeRoots(options.roots ?? [process.cwd()]);
+  let roots: Root[] | undefined = options.roots ? normalizeRoots(options.roots) : undefined;
   const sampling = options.sampling && new SamplingService(options.sampling);
   const features: ClientFeatures = {
     roots: () => roots,
@@ -325,7 +326,8 @@ export async function connectMcpServers(config: McpConfig, options: McpConnectOp
     listPrompts: (server) => listPrompts(handles, server),
     getPrompt: (server, name, args) => getPrompt(handles, server, name, args),
     async setRoots(next) {
-      if (roots === undefined) throw new ConfigError("setRoots: this connection declared no roots (roots: false)");
+      if (roots === undefined)
+        throw new ConfigError("setRoots: this connection declared no roots (connect with roots)");
       roots = normalizeRoots(next);
       await Promise.all(
         handles

@@ -49,7 +49,7 @@ function recordingLogger(): Logger & { lines: string[] } {
 
 describe("capabilities are declared only when served", { timeout: 30_000 }, () => {
   it("without roots, sampling and elicitation the server offers none of the tools that need them", async () => {
-    const bare = await connect({ roots: false });
+    const bare = await connect({});
     const names = bare.tools().map((t) => t.mcp.tool);
     expect(names).toContain("echo");
     expect(names).not.toContain("get-roots-list");
@@ -58,7 +58,10 @@ describe("capabilities are declared only when served", { timeout: 30_000 }, () =
   });
 
   it("a server that asks for input anyway gets a clean decline, not Method not found", async () => {
-    const connection = await connect({ roots: false }, { command: process.execPath, args: [TEST_SERVER, "stdio"] });
+    const connection = await connect(
+      { roots: false },
+      { command: process.execPath, args: [TEST_SERVER, "stdio"], env: { MCP_ASK_ANYWAY: "1" } },
+    );
     expect(JSON.parse(await call(connection, "ask-anyway"))).toEqual({ action: "decline" });
   });
 });
