@@ -194,6 +194,8 @@ export class McpServerHandle {
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) throw error;
+      // A sign-in that did not complete is an answer too: a ping would only start another sign-in.
+      if (error instanceof UnauthorizedError) throw error;
       // Not an answer from the server: the transport broke. Find out whether the server is still there.
       await this.checkHealth(error);
       if (this.status !== "connected") throw this.#unavailable(error);
