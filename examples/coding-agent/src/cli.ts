@@ -7,7 +7,7 @@ import { createDemoModel, DEMO_TASK } from "./demo-model.js";
 import { exitWhenWritten } from "./exit.js";
 import { openStore, startSession } from "./host.js";
 import { runInteractive } from "./interactive.js";
-import { connectHostMcp, mcpConfigSources } from "./mcp.js";
+import { connectHostMcp, type McpPersonLink, mcpConfigSources } from "./mcp.js";
 import { startTelemetry } from "./otel.js";
 import { runTask } from "./print-mode.js";
 import { NoModelError, resolveModel } from "./provider.js";
@@ -63,7 +63,18 @@ async function main(argv: string[]): Promise<number> {
   if (mcpSources.untrustedWorkspaceConfig)
     notice(`${mcpSources.untrustedWorkspaceConfig} not loaded: the folder is not trusted (run with --trust)`);
   if (mcpSources.refusedWorkspaceConfig) notice(mcpSources.refusedWorkspaceConfig);
-  const mcp = await connectHostMcp(mcpSources, (change) => notice(change.message));
+  const interactive = !(options.print !== undefined || (options.demo && !options.interactive));
+  // Servers may ask the person (a form, leave to sample, a sign-in): the prompt is linked once it exists.
+  const person: McpPersonLink = {};
+  const mcp = await connectHostMcp(mcpSources, (change) => notice(change.message), {
+    workspaceRoot,
+    model,
+    interactive,
+    yes: options.yes,
+    ...(options.maxBudgetUsd !== undefined && { maxBudgetUsd: options.maxBudgetUsd }),
+    person,
+    say: notice,
+  });
   const otel = options.otel ? await startTelemetry() : undefined;
   const store = openStore(workspaceRoot);
   try {
@@ -110,6 +121,7 @@ async function main(argv: string[]): Promise<number> {
       ...(mcp && { mcp }),
       ...(otel && { telemetry: otel.telemetry }),
       mcpSources,
+      mcpPerson: person,
     });
   } finally {
     await store.close();

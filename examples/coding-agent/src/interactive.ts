@@ -5,7 +5,7 @@ import type { McpConnection, SessionRuntime, SqliteSessionStore } from "@heddle/
 import type { AgentModel, ToolApprovalDecision, ToolApprovalRequest } from "@heddle/shared";
 import type { CliOptions } from "./args.js";
 import { type HostConfig, startSession } from "./host.js";
-import type { McpConfigSources } from "./mcp.js";
+import type { McpConfigSources, McpPersonLink } from "./mcp.js";
 import { runTask } from "./print-mode.js";
 import { describeCall, type TerminalRenderer } from "./render.js";
 import { runSlashCommand } from "./slash-commands.js";
@@ -21,6 +21,8 @@ export interface InteractiveContext {
   renderer: TerminalRenderer;
   mcp?: McpConnection;
   mcpSources?: McpConfigSources;
+  /** Linked to this prompt, so MCP servers' forms and sampling requests are asked here. */
+  mcpPerson?: McpPersonLink;
   telemetry?: AgentTelemetryOptions;
 }
 
@@ -48,6 +50,13 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
   let running = false;
   let lastInterrupt = 0;
   const alwaysAllow = new Set<string>();
+  if (context.mcpPerson) {
+    context.mcpPerson.ask = async (question) => {
+      renderer.stopSpinner();
+      renderer.endLine();
+      return (await rl.question(renderer.yellow(question))).trim();
+    };
+  }
 
   const approve = async (request: ToolApprovalRequest): Promise<ToolApprovalDecision> => {
     const name = request.toolCall.toolName;

@@ -2,12 +2,16 @@ import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
   connectMcpServers,
+  FileMcpOAuthStore,
   loadMcpConfig,
   type McpConfig,
   type McpConnection,
+  type McpConnectOptions,
   type McpStatusChange,
 } from "@heddle/core";
 import { fileKind } from "@heddle/core/tools";
+import type { AgentModel } from "@heddle/shared";
+import { type AskLine, askElicitation, askSampling, oauthStorePath, signInWithBrowser } from "./mcp-person.js";
 import { checkFolderTrust } from "./trust.js";
 
 /** Which MCP config files the host reads, and why one was skipped. */
@@ -51,14 +55,67 @@ export async function loadMcpConfigs(files: readonly string[]): Promise<McpConfi
   return merged;
 }
 
+/** The person at the terminal, as MCP servers reach them; `ask` is set once the interactive prompt exists. */
+export interface McpPersonLink {
+  ask?: AskLine;
+}
+
+/** What heddle-code offers MCP servers besides tools. */
+export interface HostMcpOptions {
+  workspaceRoot: string;
+  /** The session's model: it answers servers' sampling requests. */
+  model: AgentModel;
+  /** A person can answer (the interactive session): forms are asked, sampling is asked about. */
+  interactive: boolean;
+  /** `--yes`: sampling requests are sent without asking. */
+  yes: boolean;
+  maxBudgetUsd?: number;
+  person: McpPersonLink;
+  /** One line for the person (the renderer's notice, or stderr in --json mode). */
+  say: (line: string) => void;
+}
+
+/**
+ * The options heddle-code connects with: the workspace as the one root; sampling by the session's model, asked about
+ * (or `--yes`) and under `--max-budget-usd`; forms asked at the prompt; sign-in in the browser, with tokens kept in
+ * the user's config folder. Without a person, forms are not offered and sampling only with `--yes`.
+ */
+export function hostMcpOptions(options: HostMcpOptions): McpConnectOptions {
+  const { person, say } = options;
+  return {
+    clientInfo: { name: "heddle-code", version: "0.0.0" },
+    roots: [options.workspaceRoot],
+    ...((options.interactive || options.yes) && {
+      sampling: {
+        model: options.model,
+        ...(options.maxBudgetUsd !== undefined && { maxBudgetUsd: options.maxBudgetUsd }),
+        ...(!options.yes && {
+          approve: (request) => (person.ask ? askSampling(request, person.ask, say) : false),
+        }),
+      },
+    }),
+    ...(options.interactive && {
+      onElicitation: async (request) =>
+        person.ask ? askElicitation(request, person.ask, say) : { action: "decline" as const },
+    }),
+    onAuthorizationUrl: (url, context) => signInWithBrowser(url, context, say),
+    oauthStore: new FileMcpOAuthStore({ path: oauthStorePath() }),
+  };
+}
+
 /** Connects the servers of `sources`; `undefined` when there are none. Status changes go to `notice`. */
 export async function connectHostMcp(
   sources: McpConfigSources,
   notice: (change: McpStatusChange) => void,
+  options?: HostMcpOptions,
 ): Promise<McpConnection | undefined> {
   const config = await loadMcpConfigs(sources.files);
   if (Object.keys(config.mcpServers).length === 0) return undefined;
-  return connectMcpServers(config, { clientInfo: { name: "heddle-code", version: "0.0.0" }, onStatusChange: notice });
+  return connectMcpServers(config, {
+    clientInfo: { name: "heddle-code", version: "0.0.0" },
+    ...(options && hostMcpOptions(options)),
+    onStatusChange: notice,
+  });
 }
 
 /** What `/mcp` prints: each server, its status (with the error of a failed one) and its tools. */

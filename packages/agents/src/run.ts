@@ -162,10 +162,12 @@ export class RunExecution implements RunContext {
 
   async callModel(request: AgentModelRequest): Promise<ModelCall> {
     const endChat = this.telemetry?.startChat(request);
+    // A traced call asks for the vendor's response id and model (`gen_ai.response.id` / `.model`).
+    if (endChat) request = { ...request, responseInfo: true };
     this.deps.live.status = "streaming";
     const { assembler, finish, usage, durationMs } = await streamModelTurn(this, request);
     this.deps.live.status = "running";
-    endChat?.(finish, usage, () => assembler.partialText());
+    endChat?.(finish, usage, () => assembler.finish().content);
     this.modelDurationMs += durationMs;
     return { assembler, finish, usage: usage ? this.addUsage(usage) : undefined };
   }
@@ -245,6 +247,7 @@ export class RunExecution implements RunContext {
         runId: this.runId,
         provider: model.provider,
         model: model.modelId,
+        ...(model.baseUrl !== undefined && { serverUrl: model.baseUrl }),
         ...(config.agentRole !== undefined && { agentName: config.agentRole }),
         ...(conversationId !== undefined && { conversationId }),
         ...(config.parentAgentId !== undefined && { parentAgentId: config.parentAgentId }),

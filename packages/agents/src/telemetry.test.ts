@@ -86,7 +86,7 @@ describe("telemetry", () => {
       "gen_ai.request.model": "acme-1",
       "gen_ai.usage.input_tokens": 12,
       "gen_ai.usage.output_tokens": 3,
-      "gen_ai.response.finish_reasons": ["tool-calls"],
+      "gen_ai.response.finish_reasons": ["tool_call"],
       "gen_ai.conversation.id": "sess-1",
     });
     expect(second!.attributes["gen_ai.response.finish_reasons"]).toEqual(["stop"]);
@@ -108,18 +108,25 @@ describe("telemetry", () => {
 
   it("records prompts, outputs, tool arguments and results only with recordContent, cut at maxContentLength", async () => {
     const long = "x".repeat(200);
+    const parts = (value: unknown) => (JSON.parse(String(value)) as Array<{ parts: Array<{ content: string }> }>)[0]!;
     const runtime = agent(
       { telemetry: { tracer, recordContent: true, maxContentLength: 80 }, systemPrompt: "be kind" },
       [{ toolCalls: [{ id: "c1", name: "echo", input: { text: "the-arg" } }] }, { text: `final ${long}` }],
     );
     await runtime.run("the-prompt");
     const [first] = spans().filter((s) => s.name === "chat acme-1");
-    expect(String(first!.attributes["gen_ai.input.messages"])).toContain("the-prompt");
-    expect(first!.attributes["gen_ai.system_instructions"]).toBe("be kind");
+    expect(parts(first!.attributes["gen_ai.input.messages"])).toEqual({
+      role: "user",
+      parts: [{ type: "text", content: "the-prompt" }],
+    });
+    expect(JSON.parse(String(first!.attributes["gen_ai.system_instructions"]))).toEqual([
+      { type: "text", content: "be kind" },
+    ]);
     const tool = byName("execute_tool echo");
     expect(tool.attributes["gen_ai.tool.call.arguments"]).toBe('{"text":"the-arg"}');
     expect(tool.attributes["gen_ai.tool.call.result"]).toBe("echo: the-arg");
-    const output = String(byName("invoke_agent agent-1").attributes["gen_ai.output.messages"]);
+    // Each text is cut, and the message JSON around it stays whole.
+    const output = parts(byName("invoke_agent agent-1").attributes["gen_ai.output.messages"]).parts[0]!.content;
     expect(output.startsWith("final xxx")).toBe(true);
     expect(output.length).toBeLessThan(100);
     expect(output).toContain("[truncated]");
@@ -244,6 +251,15 @@ describe("telemetry", () => {
     } finally {
       trace.disable();
     }
+  });
+
+  it("asks the model for its response id and model only when the run is traced", async () => {
+    const traced = createScriptedModel([{ text: "a" }]);
+    await new AgentRuntime({ model: traced, telemetry: { tracer } }).run("go");
+    expect(traced.requests[0]!.responseInfo).toBe(true);
+    const untraced = createScriptedModel([{ text: "a" }]);
+    await new AgentRuntime({ model: untraced }).run("go");
+    expect(untraced.requests[0]!.responseInfo).toBeUndefined();
   });
 
   it("records the GenAI client histograms when a meter is given", async () => {

@@ -1,13 +1,27 @@
-import type {
-  AgentMessage,
-  AgentModelRequest,
-  AgentRunResult,
-  AgentUsage,
-  FinishEvent,
-  ToolContext,
-  ToolResultPart,
+import {
+  type AgentMessage,
+  type AgentModelRequest,
+  type AgentRunResult,
+  type AgentUsage,
+  type ContentPart,
+  type FinishEvent,
+  promptTokens,
+  type ToolContext,
+  type ToolResultPart,
 } from "@heddle/shared";
 import type { Attributes, Context, Histogram, Meter, Span, Tracer } from "@opentelemetry/api";
+import {
+  genAiFinishReason,
+  genAiProviderName,
+  inputMessagesJson,
+  OPERATION_DURATION_BUCKETS,
+  outputMessagesJson,
+  serverAttributes,
+  systemInstructionsJson,
+  TOKEN_USAGE_BUCKETS,
+  toolDefinitionsJson,
+  valueJson,
+} from "./telemetry-conventions.js";
 
 export type OtelApi = typeof import("@opentelemetry/api");
 let loadingOtel: Promise<OtelApi> | undefined;
@@ -34,12 +48,15 @@ export interface AgentTelemetryOptions {
   /** When given, the GenAI client histograms `gen_ai.client.token.usage` and `gen_ai.client.operation.duration`. */
   meter?: Meter;
   /**
-   * Record prompts, the system prompt, outputs, tool arguments, tool results and error texts on the spans (default
-   * false: they can be secret). Without it a failure is recorded by its kind, HTTP status and code only: a server's
-   * error message often quotes the request.
+   * Record prompts, the system prompt, outputs, tool definitions, tool arguments, tool results and error texts on
+   * the spans (default false: they can be secret). Without it a failure is recorded by its kind, HTTP status and code
+   * only: a server's error message often quotes the request.
    */
   recordContent?: boolean;
-  /** The most characters of one recorded content attribute (default 4096); longer values are cut. */
+  /**
+   * The most characters of one recorded text (default 4096): a message part, a string inside tool arguments or a
+   * result, an error message. Longer texts are cut; the JSON around them stays valid.
+   */
   maxContentLength?: number;
   /** The context the run's `invoke_agent` span is a child of. Default: the active context. */
   parentContext?: Context;
@@ -64,6 +81,8 @@ export interface RunIdentity {
   parentAgentId?: string;
   provider: string;
   model: string;
+  /** The model's endpoint (`AgentModel.baseUrl`), for `server.address` and `server.port`. */
+  serverUrl?: string;
   /** Who runs the agent (Cline's identity keys): span attributes of the run. */
   client?: { [attribute: string]: string };
 }
@@ -82,10 +101,12 @@ function instrumentsFor(meter: Meter): Instruments {
       tokens: meter.createHistogram("gen_ai.client.token.usage", {
         description: "Number of input and output tokens used",
         unit: "{token}",
+        advice: { explicitBucketBoundaries: TOKEN_USAGE_BUCKETS },
       }),
       duration: meter.createHistogram("gen_ai.client.operation.duration", {
         description: "GenAI operation duration",
         unit: "s",
+        advice: { explicitBucketBoundaries: OPERATION_DURATION_BUCKETS },
       }),
     };
     instrumentsByMeter.set(meter, instruments);
@@ -107,11 +128,11 @@ export function childTelemetry(ctx: ToolContext, own?: AgentTelemetryOptions): A
   return { ...(own ?? parent.options), parentContext: parent.context };
 }
 
-/** Ends a `chat` span with the response; `outputText` is read only when content is recorded. */
+/** Ends a `chat` span with the response; `output` (the response's parts) is read only when content is recorded. */
 export type ChatSpanEnd = (
   finish: FinishEvent,
   usage: Partial<AgentUsage> | undefined,
-  outputText: () => string,
+  output: () => readonly ContentPart[],
 ) => void;
 
 /** An open `execute_tool` span. */
@@ -130,6 +151,8 @@ export class RunTelemetry {
   private readonly runSpan: Span;
   private readonly runContext: Context;
   private readonly common: Attributes;
+  private readonly server: Attributes;
+  private readonly cut = (text: string) => this.truncate(text);
 
   constructor(
     /** `@opentelemetry/api`, from `loadTelemetryApi()`. */
@@ -143,11 +166,13 @@ export class RunTelemetry {
     this.recordContent = options.recordContent === true;
     this.maxLength = options.maxContentLength ?? DEFAULT_MAX_CONTENT_LENGTH;
     this.instruments = options.meter ? instrumentsFor(options.meter) : undefined;
+    this.server = serverAttributes(identity.serverUrl);
     this.common = {
-      "gen_ai.provider.name": identity.provider,
+      "gen_ai.provider.name": genAiProviderName(identity.provider),
       "gen_ai.request.model": identity.model,
       "gen_ai.agent.id": identity.agentId,
       ...(identity.conversationId !== undefined && { "gen_ai.conversation.id": identity.conversationId }),
+      ...this.server,
     };
     const name = identity.agentName ?? identity.agentId;
     this.runSpan = this.tracer.startSpan(
@@ -161,7 +186,7 @@ export class RunTelemetry {
           "heddle.run.id": identity.runId,
           ...(identity.parentAgentId !== undefined && { "heddle.parent_agent.id": identity.parentAgentId }),
           ...identity.client,
-          ...(this.recordContent && { "gen_ai.input.messages": this.content(conventionMessages(input)) }),
+          ...(this.recordContent && { "gen_ai.input.messages": inputMessagesJson(input, this.cut) }),
         },
       },
       options.parentContext ?? otelContext.active(),
@@ -172,6 +197,7 @@ export class RunTelemetry {
   /** Starts a `chat` span; the returned function ends it with the response. */
   startChat(request: AgentModelRequest): ChatSpanEnd {
     const startedAt = performance.now();
+    const options = request.options;
     const span = this.tracer.startSpan(
       `chat ${this.identity.model}`,
       {
@@ -179,23 +205,32 @@ export class RunTelemetry {
         attributes: {
           "gen_ai.operation.name": "chat",
           ...this.common,
+          "gen_ai.output.type": "text",
+          ...(options?.maxTokens !== undefined && { "gen_ai.request.max_tokens": options.maxTokens }),
+          ...(options?.temperature !== undefined && { "gen_ai.request.temperature": options.temperature }),
+          ...(options?.stopSequences?.length && { "gen_ai.request.stop_sequences": options.stopSequences }),
           ...(this.recordContent && {
-            "gen_ai.input.messages": this.content(conventionMessages(request.messages)),
+            "gen_ai.input.messages": inputMessagesJson(request.messages, this.cut),
             ...(request.systemPrompt !== undefined && {
-              "gen_ai.system_instructions": this.truncate(request.systemPrompt),
+              "gen_ai.system_instructions": systemInstructionsJson(request.systemPrompt, this.cut),
+            }),
+            ...(request.tools.length > 0 && {
+              "gen_ai.tool.definitions": toolDefinitionsJson(request.tools, this.cut),
             }),
           }),
         },
       },
       this.runContext,
     );
-    return (finish, usage, outputText) => {
-      span.setAttribute("gen_ai.response.finish_reasons", [finish.reason]);
-      if (usage?.inputTokens !== undefined) span.setAttribute("gen_ai.usage.input_tokens", usage.inputTokens);
-      if (usage?.outputTokens !== undefined) span.setAttribute("gen_ai.usage.output_tokens", usage.outputTokens);
+    return (finish, usage, output) => {
+      span.setAttribute("gen_ai.response.finish_reasons", [genAiFinishReason(finish.reason)]);
+      if (finish.response?.id !== undefined) span.setAttribute("gen_ai.response.id", finish.response.id);
+      if (finish.response?.model !== undefined) span.setAttribute("gen_ai.response.model", finish.response.model);
+      if (usage) span.setAttributes(usageAttributes(usage));
       if (this.recordContent) {
-        const text = outputText();
-        if (text !== "") span.setAttribute("gen_ai.output.messages", this.truncate(text));
+        const content = output();
+        if (content.length > 0)
+          span.setAttribute("gen_ai.output.messages", outputMessagesJson(content, finish.reason, this.cut));
       }
       let errorType: string | undefined;
       if (finish.reason === "error" || finish.reason === "aborted") {
@@ -207,12 +242,12 @@ export class RunTelemetry {
         fail(span, errorType, message);
       }
       span.end();
-      this.recordMetrics(performance.now() - startedAt, usage, errorType);
+      this.recordMetrics(performance.now() - startedAt, usage, finish.response?.model, errorType);
     };
   }
 
   /** Starts an `execute_tool` span for one tool call. */
-  startTool(call: { toolName: string; toolCallId: string }, input: unknown): ToolSpan {
+  startTool(call: { toolName: string; toolCallId: string }, input: unknown, description?: string): ToolSpan {
     const { trace, context: otelContext, SpanKind } = this.otel;
     const span = this.tracer.startSpan(
       `execute_tool ${call.toolName}`,
@@ -220,12 +255,14 @@ export class RunTelemetry {
         kind: SpanKind.INTERNAL,
         attributes: {
           "gen_ai.operation.name": "execute_tool",
-          "gen_ai.provider.name": this.identity.provider,
+          "gen_ai.provider.name": genAiProviderName(this.identity.provider),
           "gen_ai.agent.id": this.identity.agentId,
+          ...(this.identity.conversationId !== undefined && { "gen_ai.conversation.id": this.identity.conversationId }),
           "gen_ai.tool.name": call.toolName,
           "gen_ai.tool.call.id": call.toolCallId,
           "gen_ai.tool.type": "function",
-          ...(this.recordContent && { "gen_ai.tool.call.arguments": this.content(input) }),
+          ...(description !== undefined && { "gen_ai.tool.description": description }),
+          ...(this.recordContent && { "gen_ai.tool.call.arguments": valueJson(input, this.cut) }),
         },
       },
       this.runContext,
@@ -237,10 +274,10 @@ export class RunTelemetry {
         return otelContext.with(spanContext, execute);
       },
       end: (result, errorType) => {
-        if (this.recordContent) span.setAttribute("gen_ai.tool.call.result", this.content(result.output));
+        if (this.recordContent) span.setAttribute("gen_ai.tool.call.result", valueJson(result.output, this.cut));
         if (result.isError) {
           const message = this.recordContent
-            ? this.content(result.output)
+            ? this.truncate(valueJson(result.output, this.cut))
             : `tool "${call.toolName}" returned an error result`;
           fail(span, errorType ?? "tool_error", message);
         }
@@ -253,14 +290,16 @@ export class RunTelemetry {
   end(result: AgentRunResult): void {
     const span = this.runSpan;
     span.setAttributes({
-      "gen_ai.usage.input_tokens": result.usage.inputTokens,
-      "gen_ai.usage.output_tokens": result.usage.outputTokens,
+      ...usageAttributes(result.usage),
       "heddle.run.status": result.status,
       "heddle.run.reason": result.reason,
       "heddle.run.iterations": result.iterations,
     });
-    if (this.recordContent && result.outputText !== "")
-      span.setAttribute("gen_ai.output.messages", this.truncate(result.outputText));
+    if (this.recordContent && result.outputText !== "") {
+      const reason = result.status === "completed" ? "stop" : result.reason === "max_tokens" ? "max-tokens" : "error";
+      const text: ContentPart[] = [{ type: "text", text: result.outputText }];
+      span.setAttribute("gen_ai.output.messages", outputMessagesJson(text, reason, this.cut));
+    }
     if (result.status === "failed" || result.status === "aborted") {
       // `reasonDetail` of a model error is the server's text; without recordContent only the error's kind is kept.
       const detail = result.reasonDetail ?? result.error?.message;
@@ -273,29 +312,27 @@ export class RunTelemetry {
     span.end();
   }
 
-  private recordMetrics(durationMs: number, usage: Partial<AgentUsage> | undefined, errorType?: string): void {
+  private recordMetrics(
+    durationMs: number,
+    usage: Partial<AgentUsage> | undefined,
+    responseModel: string | undefined,
+    errorType?: string,
+  ): void {
     if (!this.instruments) return;
     const attributes: Attributes = {
       "gen_ai.operation.name": "chat",
-      "gen_ai.provider.name": this.identity.provider,
+      "gen_ai.provider.name": genAiProviderName(this.identity.provider),
       "gen_ai.request.model": this.identity.model,
+      ...(responseModel !== undefined && { "gen_ai.response.model": responseModel }),
+      ...this.server,
       ...(errorType !== undefined && { "error.type": errorType }),
     };
     this.instruments.duration.record(durationMs / 1000, attributes);
-    if (usage?.inputTokens !== undefined)
-      this.instruments.tokens.record(usage.inputTokens, { ...attributes, "gen_ai.token.type": "input" });
-    if (usage?.outputTokens !== undefined)
+    if (!usage) return;
+    // The conventions' input count is the whole prompt: plain input, cache reads and cache writes.
+    this.instruments.tokens.record(promptTokens(usage), { ...attributes, "gen_ai.token.type": "input" });
+    if (usage.outputTokens !== undefined)
       this.instruments.tokens.record(usage.outputTokens, { ...attributes, "gen_ai.token.type": "output" });
-  }
-
-  private content(value: unknown): string {
-    let text: string;
-    try {
-      text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
-    } catch {
-      text = String(value);
-    }
-    return this.truncate(text);
   }
 
   private truncate(text: string): string {
@@ -303,25 +340,17 @@ export class RunTelemetry {
   }
 }
 
-/** Messages in the conventions' shape (`{role, parts}`), without Heddle's ids, timestamps and image bytes. */
-function conventionMessages(messages: readonly AgentMessage[]): unknown[] {
-  return messages.map((message) => ({
-    role: message.role,
-    parts: message.content.map((part) => {
-      switch (part.type) {
-        case "text":
-          return { type: "text", content: part.text };
-        case "reasoning":
-          return { type: "reasoning", content: part.text };
-        case "tool-call":
-          return { type: "tool_call", id: part.toolCallId, name: part.toolName, arguments: part.input };
-        case "tool-result":
-          return { type: "tool_call_response", id: part.toolCallId, response: part.output };
-        default:
-          return { type: part.type };
-      }
-    }),
-  }));
+/**
+ * Token counts as the conventions count them: `input_tokens` is the whole prompt (plain input, cache reads and
+ * cache writes; Heddle counts the plain part apart), with the cache counts beside it.
+ */
+function usageAttributes(usage: Partial<AgentUsage>): Attributes {
+  return {
+    "gen_ai.usage.input_tokens": promptTokens(usage),
+    ...(usage.outputTokens !== undefined && { "gen_ai.usage.output_tokens": usage.outputTokens }),
+    "gen_ai.usage.cache_read.input_tokens": usage.cacheReadTokens ?? 0,
+    "gen_ai.usage.cache_creation.input_tokens": usage.cacheWriteTokens ?? 0,
+  };
 }
 
 /**

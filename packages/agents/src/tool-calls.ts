@@ -232,7 +232,7 @@ function deny(run: RunContext, pending: PendingCall, reason: string | undefined)
 
 async function execute(run: RunContext, prepared: PendingCall): Promise<ToolResultPart> {
   const { call, tool } = prepared;
-  const span = run.telemetry?.startTool(call, prepared.input);
+  const span = run.telemetry?.startTool(call, prepared.input, tool?.description);
   let errorType: string | undefined;
   let result = prepared.result;
   if (!result && tool) {

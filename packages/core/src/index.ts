@@ -27,15 +27,22 @@ export {
 // MCP
 export {
   connectMcpServers,
+  createMcpResourceTools,
+  FileMcpOAuthStore,
   loadMcpConfig,
   type McpConfig,
   McpConfigError,
   type McpConnection,
+  type McpConnectOptions,
+  type McpElicitationRequest,
+  type McpElicitationResult,
+  type McpSamplingRequest,
   type McpServerInfo,
   McpServerUnavailableError,
   type McpStatusChange,
   McpToolError,
   McpToolLimitError,
+  promptMessagesToAgentMessages,
   withMcpTools,
 } from "./mcp/index.js";
 // Plugins

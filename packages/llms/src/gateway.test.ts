@@ -428,3 +428,25 @@ describe("gateway: models, providers and keys", () => {
     );
   });
 });
+
+describe("gateway: the endpoint a model is reached at", () => {
+  it("is the model's baseUrl: the one given, a preset's, or the vendor's own (for traces' server.address)", () => {
+    const gateway = createGateway({ env: {}, onWarning: () => {} });
+    const given = gateway.createAgentModel({
+      providerId: "openai-chat",
+      modelId: "gpt-4o",
+      apiKey: "k",
+      baseUrl: "http://127.0.0.1:9/v1",
+    });
+    expect(given.baseUrl).toBe("http://127.0.0.1:9/v1");
+    expect(gateway.createAgentModel({ providerId: "xai", modelId: "grok-4", apiKey: "k" }).baseUrl).toBe(
+      "https://api.x.ai/v1",
+    );
+    expect(
+      gateway.createAgentModel({ providerId: "anthropic", modelId: "claude-sonnet-4-5", apiKey: "k" }).baseUrl,
+    ).toBe("https://api.anthropic.com");
+    expect(gateway.createAgentModel({ providerId: "gemini", modelId: "gemini-2.5-flash", apiKey: "k" }).baseUrl).toBe(
+      "https://generativelanguage.googleapis.com",
+    );
+  });
+});

@@ -150,6 +150,13 @@ function validateSpec(spec: ProviderSpec): void {
 }
 
 /** A gateway over the built-in providers plus any registered ones. */
+/** Where a family's vendor client goes when no base URL is set (the OpenAI families' presets all set one). */
+const VENDOR_ENDPOINTS: { readonly [family: string]: string } = {
+  anthropic: "https://api.anthropic.com",
+  gemini: "https://generativelanguage.googleapis.com",
+  openai: "https://api.openai.com/v1",
+};
+
 export function createGateway(options: GatewayOptions = {}): Gateway {
   const specs = new Map<string, ProviderSpec>(BUILTIN_PROVIDERS.map((spec) => [spec.id, spec]));
   const configs = new Map<string, ProviderConfig>(
@@ -239,10 +246,12 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     const limits = config?.limits || request.limits ? { ...config?.limits, ...request.limits } : undefined;
     const policy: RetryPolicy = options.retry ?? {};
 
+    const endpoint = baseUrl ?? VENDOR_ENDPOINTS[spec.family];
     return {
       provider: spec.id,
       modelId: request.modelId,
       info: modelInfo,
+      ...(endpoint !== undefined && { baseUrl: endpoint }),
       stream(modelRequest: AgentModelRequest): AsyncIterable<AgentModelEvent> {
         const signal = modelRequest.signal ?? new AbortController().signal;
         // Prepared on the first attempt and reused by retries; a failure here becomes a classified finish.

@@ -22,6 +22,33 @@ export interface McpHttpServerConfig {
   type?: "http" | "sse";
   url: string;
   headers?: { [name: string]: string };
+  /**
+   * OAuth 2.1 settings for a server that answers 401. Without them the client still signs in when a server asks
+   * (discovery and dynamic client registration), as long as the host gives `onAuthorizationUrl`.
+   */
+  oauth?: McpOAuthConfig;
+}
+
+/**
+ * How the client signs in to one HTTP server. Every field is optional: by default the client discovers the
+ * authorization server, registers itself dynamically and sends the person's browser to sign in (authorization code
+ * with PKCE), refreshing tokens as they expire.
+ */
+export interface McpOAuthConfig {
+  /** A client registered beforehand (no dynamic registration). */
+  clientId?: string;
+  /** The pre-registered client's secret (confidential clients; `client_credentials`). */
+  clientSecret?: string;
+  /** An HTTPS URL of this client's metadata document, used as its client id where the server supports that. */
+  clientMetadataUrl?: string;
+  /** `authorization_code` (default: a person signs in) or `client_credentials` (machine to machine, no browser). */
+  grantType?: "authorization_code" | "client_credentials";
+  /** With `client_credentials`: a PEM private key to authenticate with a signed JWT (`private_key_jwt`). */
+  privateKey?: string;
+  /** The JWT signing algorithm for `privateKey` (default `RS256`; e.g. `ES256`). */
+  signingAlgorithm?: string;
+  /** The scopes to ask for when neither the server's 401 nor its metadata names them. */
+  scope?: string;
 }
 
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
@@ -44,10 +71,20 @@ const stdioSchema = z.object({
   env: stringMap.optional(),
   cwd: z.string().min(1).optional(),
 });
+const oauthSchema = z.object({
+  clientId: z.string().min(1).optional(),
+  clientSecret: z.string().optional(),
+  clientMetadataUrl: z.string().min(1).optional(),
+  grantType: z.enum(["authorization_code", "client_credentials"]).optional(),
+  privateKey: z.string().min(1).optional(),
+  signingAlgorithm: z.string().min(1).optional(),
+  scope: z.string().optional(),
+});
 const httpSchema = z.object({
   type: z.enum(["http", "sse", "streamable-http"]).optional(),
   url: z.string().min(1),
   headers: stringMap.optional(),
+  oauth: oauthSchema.optional(),
 });
 const configSchema = z.object({
   mcpServers: z.record(z.string().min(1), z.unknown()),
@@ -101,7 +138,7 @@ export function parseMcpConfig(
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(server)"}: ${issue.message}`);
       throw new McpConfigError(
-        `MCP server "${name}"${where} needs {command, args?, env?, cwd?} or {url, headers?}: ${issues.join("; ")}`,
+        `MCP server "${name}"${where} needs {command, args?, env?, cwd?} or {url, headers?, oauth?}: ${issues.join("; ")}`,
       );
     }
     const expand = (value: string, field: string) =>
@@ -111,10 +148,12 @@ export function parseMcpConfig(
     if (isHttp) {
       const server = parsed.data as z.output<typeof httpSchema>;
       const headers = expandMap(server.headers, "headers");
+      const oauth = server.oauth && (expandMap(server.oauth as { [key: string]: string }, "oauth") as McpOAuthConfig);
       servers[name] = {
         ...(server.type && { type: server.type === "sse" ? "sse" : "http" }),
         url: expand(server.url, "url"),
         ...(headers && { headers }),
+        ...(oauth && { oauth }),
       };
     } else {
       const server = parsed.data as z.output<typeof stdioSchema>;

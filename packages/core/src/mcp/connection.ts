@@ -1,8 +1,28 @@
-import { type AgentTool, ConfigError, type Logger, silentLogger } from "@heddle/shared";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { type AgentTool, type AgentUsage, ConfigError, emptyUsage, type Logger, silentLogger } from "@heddle/shared";
+import type { LoggingLevel, Root, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { type ClientFeatures, type McpRoot, normalizeRoots } from "./client-features.js";
 import type { McpConfig } from "./config.js";
+import type { McpElicitationHandler } from "./elicitation.js";
 import { assignMcpToolNames } from "./names.js";
+import {
+  DEFAULT_OAUTH_REDIRECT_URL,
+  type McpAuthorizationUrlHandler,
+  type McpOAuthStore,
+  MemoryMcpOAuthStore,
+} from "./oauth.js";
+import { getPrompt, listPrompts, type McpPrompt, type McpPromptResult } from "./prompts.js";
+import {
+  listResources,
+  listResourceTemplates,
+  type McpResource,
+  type McpResourceContents,
+  type McpResourceTemplate,
+  type McpResourceUpdate,
+  ResourceSubscriptions,
+  readResource,
+} from "./resources.js";
 import { DEFAULT_MCP_MAX_OUTPUT_BYTES, type McpResultLimits } from "./results.js";
+import { type McpSamplingOptions, SamplingService } from "./sampling.js";
 import { McpServerHandle, type McpServerStatus } from "./server.js";
 import { DEFAULT_MCP_TOOL_LIMITS, type McpToolIssue, type McpToolLimits } from "./tool-limits.js";
 
@@ -25,6 +45,40 @@ export interface McpConnectOptions extends McpResultLimits, McpToolLimits {
   logger?: Logger;
   /** Also called for the results of the first connect (each server `connected` or `failed`). */
   onStatusChange?: (change: McpStatusChange) => void;
+  /**
+   * The roots servers are told about (`roots/list`): folder paths or `{uri, name}`, usually the host's workspace.
+   * Absent (or `false`): no roots capability is declared, because a root replaces what a server was configured
+   * with (the filesystem server works in the client's roots instead of its command-line folders). `setRoots`
+   * changes them later.
+   */
+  roots?: ReadonlyArray<string | McpRoot> | false;
+  /**
+   * Serve servers' `sampling/createMessage` with this model, under `approve` and `maxBudgetUsd`. Absent: no sampling
+   * capability is declared.
+   */
+  sampling?: McpSamplingOptions;
+  /**
+   * Answers a server's form request (`elicitation/create`), usually by asking the person. Absent: no elicitation
+   * capability is declared, and a server that asks anyway gets a plain decline.
+   */
+  onElicitation?: McpElicitationHandler;
+  /**
+   * Opens (or shows) the sign-in page of an HTTP server that answered 401 and resolves with the URL the browser came
+   * back to. Absent: servers that need sign-in fail to connect, unless their config has `oauth` for
+   * `client_credentials`.
+   */
+  onAuthorizationUrl?: McpAuthorizationUrlHandler;
+  /** The redirect URI registered for sign-in; the host listens there (default `http://localhost:33418/callback`). */
+  oauthRedirectUrl?: string;
+  /** Where tokens and registered clients are kept (default: in memory, for this connection). */
+  oauthStore?: McpOAuthStore;
+  /** How long one sign-in may take, from the page being opened to the callback (default 300 000 ms). */
+  authorizationTimeoutMs?: number;
+  /**
+   * The least severe server log message to receive (`logging/setLevel`, for servers that offer logging). Messages
+   * go to `logger`: debug at `debug`, info and notice at `info`, warning at `warn`, error and worse at `error`.
+   */
+  serverLogLevel?: LoggingLevel;
 }
 
 /** A server's status changed: it connected, failed (did not start, timed out, died) or was closed. */
@@ -68,6 +122,33 @@ export interface McpConnection {
   onStatusChange(listener: (change: McpStatusChange) => void): () => void;
   /** Ends every server: child processes and what they started, HTTP sessions. Idempotent. */
   close(): Promise<void>;
+  /** The resources of every connected server that offers them, or of `server`; all pages. */
+  listResources(server?: string): Promise<McpResource[]>;
+  /** The resource templates (`uriTemplate`) of every connected server, or of `server`; all pages. */
+  listResourceTemplates(server?: string): Promise<McpResourceTemplate[]>;
+  /** Reads one resource of `server`: its contents, text or base64 `blob`. */
+  readResource(
+    server: string,
+    uri: string,
+    options?: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<McpResourceContents>;
+  /**
+   * Subscribes to changes of one resource (servers that offer subscriptions): `listener` is called with each
+   * `notifications/resources/updated`. Resolves with an unsubscribe function.
+   */
+  subscribeResource(
+    server: string,
+    uri: string,
+    listener: (update: McpResourceUpdate) => void,
+  ): Promise<() => Promise<void>>;
+  /** The prompts of every connected server that offers them, or of `server`; all pages. */
+  listPrompts(server?: string): Promise<McpPrompt[]>;
+  /** Fills in one prompt of `server` with `args`; `promptMessagesToAgentMessages` turns it into messages. */
+  getPrompt(server: string, name: string, args?: { [name: string]: string }): Promise<McpPromptResult>;
+  /** Replaces the roots and tells every connected server (`notifications/roots/list_changed`). */
+  setRoots(roots: ReadonlyArray<string | McpRoot>): Promise<void>;
+  /** What sampling requests used so far, priced (all zero without `sampling`). */
+  samplingUsage(): AgentUsage;
 }
 
 /** True for a tool made by `connectMcpServers`. */
@@ -144,6 +225,24 @@ export async function connectMcpServers(config: McpConfig, options: McpConnectOp
     for (const listener of statusListeners) safely(listener, change);
   };
 
+  let roots: Root[] | undefined = options.roots ? normalizeRoots(options.roots) : undefined;
+  const sampling = options.sampling && new SamplingService(options.sampling);
+  const features: ClientFeatures = {
+    roots: () => roots,
+    logger,
+    ...(sampling && { sampling }),
+    ...(options.onElicitation && { onElicitation: options.onElicitation }),
+  };
+  const subscriptions = new ResourceSubscriptions((error) =>
+    logger.warn(`MCP resource listener failed: ${(error as Error)?.message ?? error}`),
+  );
+  const oauth = {
+    store: options.oauthStore ?? new MemoryMcpOAuthStore(),
+    redirectUrl: options.oauthRedirectUrl ?? DEFAULT_OAUTH_REDIRECT_URL,
+    timeoutMs: options.authorizationTimeoutMs ?? 300_000,
+    ...(options.onAuthorizationUrl && { onAuthorizationUrl: options.onAuthorizationUrl }),
+  };
+
   const handles = Object.entries(config.mcpServers).map(
     ([name, serverConfig]) =>
       new McpServerHandle(name, serverConfig, {
@@ -152,6 +251,9 @@ export async function connectMcpServers(config: McpConfig, options: McpConnectOp
         callTimeoutMs,
         toolLimits,
         logger,
+        features,
+        oauth,
+        onResourceUpdated: (handle, uri) => subscriptions.dispatch(handle.name, uri),
         ...limits,
         onStatus: (handle) => {
           if (closed && handle.status !== "closed") return;
@@ -166,6 +268,20 @@ export async function connectMcpServers(config: McpConfig, options: McpConnectOp
   await Promise.all(handles.map((handle) => handle.connect()));
   rebuild();
   for (const handle of handles) announce(handle);
+  if (options.serverLogLevel) {
+    const level = options.serverLogLevel;
+    await Promise.all(
+      handles
+        .filter((handle) => handle.status === "connected" && handle.capabilities?.logging)
+        .map((handle) =>
+          handle
+            .request((client) => client.setLoggingLevel(level))
+            .catch((error: unknown) =>
+              logger.warn(`MCP server "${handle.name}": logging/setLevel failed: ${(error as Error)?.message}`),
+            ),
+        ),
+    );
+  }
 
   return {
     tools: () => (view ??= [...tools]),
@@ -201,7 +317,25 @@ export async function connectMcpServers(config: McpConfig, options: McpConnectOp
       }
       toolsListeners.clear();
       statusListeners.clear();
+      subscriptions.clear();
     },
+    listResources: (server) => listResources(handles, server),
+    listResourceTemplates: (server) => listResourceTemplates(handles, server),
+    readResource: (server, uri, readOptions) => readResource(handles, server, uri, readOptions),
+    subscribeResource: (server, uri, listener) => subscriptions.subscribe(handles, server, uri, listener),
+    listPrompts: (server) => listPrompts(handles, server),
+    getPrompt: (server, name, args) => getPrompt(handles, server, name, args),
+    async setRoots(next) {
+      if (roots === undefined)
+        throw new ConfigError("setRoots: this connection declared no roots (connect with roots)");
+      roots = normalizeRoots(next);
+      await Promise.all(
+        handles
+          .filter((handle) => handle.status === "connected")
+          .map((handle) => handle.request((client) => client.sendRootsListChanged()).catch(() => {})),
+      );
+    },
+    samplingUsage: () => sampling?.usage ?? emptyUsage(),
   };
 }
 

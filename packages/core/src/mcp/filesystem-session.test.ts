@@ -1,5 +1,6 @@
 // A session on a scripted model uses the real @modelcontextprotocol/server-filesystem over stdio: its tools go
 // through the session's approvals like built-in tools, work inside the allowed folder and are refused outside it.
+// The server is started with no folder: the folder it may use is the root the client declares (`roots`).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,10 +24,11 @@ afterEach(async () => {
 });
 
 describe("a session with server-filesystem", { timeout: 20_000 }, () => {
-  it("writes and reads a file in the allowed folder and is refused outside it", async () => {
-    mcp = await connectMcpServers({
-      mcpServers: { fs: { command: process.execPath, args: [FILESYSTEM_SERVER, allowed] } },
-    });
+  it("writes and reads a file in the root the client declares and is refused outside it", async () => {
+    mcp = await connectMcpServers(
+      { mcpServers: { fs: { command: process.execPath, args: [FILESYSTEM_SERVER] } } },
+      { roots: [allowed] },
+    );
     expect(mcp.servers()[0]).toMatchObject({ status: "connected" });
     const notes = join(allowed, "notes.txt");
     const model = createScriptedModel([

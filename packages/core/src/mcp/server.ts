@@ -1,5 +1,7 @@
 import { clampTimeoutMs, type Logger, type ToolContext } from "@heddle/shared";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   type CallToolResult,
@@ -9,8 +11,10 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { endProcesses, type ProcessRef, snapshotDescendants } from "../process/index.js";
-import type { McpServerConfig } from "./config.js";
+import { type ClientFeatures, clientCapabilities, installClientFeatures } from "./client-features.js";
+import { isHttpServerConfig, type McpServerConfig } from "./config.js";
 import { McpServerUnavailableError } from "./errors.js";
+import { type McpAuthorizationUrlHandler, McpOAuthProvider, type McpOAuthStore } from "./oauth.js";
 import { type McpResultLimits, mapMcpToolResult } from "./results.js";
 import {
   type AdmittedTools,
@@ -30,6 +34,17 @@ export interface McpServerHandleOptions extends McpResultLimits {
   callTimeoutMs: number;
   toolLimits: Readonly<Required<McpToolLimits>>;
   logger: Logger;
+  /** Roots, sampling and elicitation, shared by every server of the connection. */
+  features: ClientFeatures;
+  /** Sign-in for HTTP servers: where tokens live, where the browser returns, who opens the page. */
+  oauth: {
+    store: McpOAuthStore;
+    redirectUrl: string;
+    onAuthorizationUrl?: McpAuthorizationUrlHandler;
+    timeoutMs: number;
+  };
+  /** Called with each `notifications/resources/updated` of this server. */
+  onResourceUpdated(handle: McpServerHandle, uri: string): void;
   /** Called when the status changes after the first connect, and when the tool list changes. */
   onStatus(handle: McpServerHandle): void;
   onTools(handle: McpServerHandle): void;
@@ -58,11 +73,73 @@ export class McpServerHandle {
   #refreshing: Promise<void> | undefined;
   #dirty = false;
   #checking: Promise<void> | undefined;
+  readonly #auth: McpOAuthProvider | undefined;
+  /** When the connect's listing must be done; moved on after the person signed in. */
+  #deadline = 0;
 
   constructor(name: string, config: McpServerConfig, options: McpServerHandleOptions) {
     this.name = name;
     this.config = config;
     this.#options = options;
+    // An HTTP server may ask for sign-in: with OAuth settings or a host that can open the page, the client can.
+    if (isHttpServerConfig(config) && (config.oauth || options.oauth.onAuthorizationUrl)) {
+      this.#auth = new McpOAuthProvider({
+        server: name,
+        url: config.url,
+        config: config.oauth ?? {},
+        store: options.oauth.store,
+        redirectUrl: options.oauth.redirectUrl,
+        clientName: options.clientInfo.name,
+        ...(options.oauth.onAuthorizationUrl && { onAuthorizationUrl: options.oauth.onAuthorizationUrl }),
+      });
+    }
+  }
+
+  /** The server's declared capabilities (after connect). */
+  get capabilities() {
+    return this.#opened?.client.getServerCapabilities();
+  }
+
+  /**
+   * Runs a request on the connected client: a server that is not connected is `McpServerUnavailableError`; a
+   * request that needs the person to sign in (or step up to more scopes) waits for that, then runs again.
+   */
+  async request<T>(send: (client: Client) => Promise<T>): Promise<T> {
+    for (let authorizations = 0; ; authorizations++) {
+      const opened = this.#opened;
+      if (this.status !== "connected" && this.status !== "connecting") throw this.#unavailable();
+      if (!opened) throw this.#unavailable();
+      try {
+        return await send(opened.client);
+      } catch (error) {
+        const signIn = error instanceof UnauthorizedError && this.#auth?.awaitingAuthorization && authorizations < 2;
+        if (!signIn || opened.kind === "stdio") throw error;
+        await this.#completeAuthorization(opened.transport as StreamableHTTPClientTransport);
+      }
+    }
+  }
+
+  /** Waits (bounded) for the host's callback URL, then trades its code for tokens on `transport`. */
+  async #completeAuthorization(transport: StreamableHTTPClientTransport | SSEClientTransport): Promise<void> {
+    const auth = this.#auth;
+    if (!auth) throw new Error("no sign-in is configured");
+    let timer: NodeJS.Timeout | undefined;
+    const timeoutMs = this.#options.oauth.timeoutMs;
+    const expired = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no sign-in within ${Math.round(timeoutMs / 1000)} s`)),
+        clampTimeoutMs(timeoutMs),
+      );
+      timer.unref();
+    });
+    try {
+      const code = await Promise.race([auth.authorizationCode(), expired]);
+      await transport.finishAuth(code);
+    } finally {
+      clearTimeout(timer);
+    }
+    // The person's time does not count against the connect timeout.
+    this.#deadline = Date.now() + this.#options.connectTimeoutMs;
   }
 
   get pid(): number | undefined {
@@ -71,7 +148,7 @@ export class McpServerHandle {
 
   /** Starts the server, runs the initialize handshake and lists its tools, all within `connectTimeoutMs`. */
   async connect(): Promise<void> {
-    const deadline = Date.now() + this.#options.connectTimeoutMs;
+    this.#deadline = Date.now() + this.#options.connectTimeoutMs;
     try {
       this.#opened = await connectTransport(() => this.#newClient(), this.config, {
         // The SDK sets a plain timer: past 2^31-1 ms (or Infinity) it fired at once and no server could start.
@@ -80,10 +157,14 @@ export class McpServerHandle {
           this.#stderr.push(chunk);
           this.#options.logger.debug(`mcp ${this.name} stderr: ${chunk.toString().trimEnd()}`);
         },
+        ...(this.#auth && {
+          authProvider: this.#auth,
+          completeAuthorization: (transport) => this.#completeAuthorization(transport),
+        }),
       });
       do {
         this.#dirty = false;
-        this.#setTools(await this.#listAll(deadline));
+        this.#setTools(await this.request(() => this.#listAll()));
       } while (this.#dirty);
       this.status = "connected";
       // `npx` and shell wrappers start the real server as a child only once they run: look again now.
@@ -99,23 +180,22 @@ export class McpServerHandle {
 
   /** Calls one of the server's tools with the run's signal and the per-call timeout; maps its result. */
   async call(tool: string, input: unknown, ctx: Pick<ToolContext, "signal" | "emitUpdate">, limits: McpResultLimits) {
-    const client = this.#opened?.client;
-    if (this.status !== "connected" || !client) throw this.#unavailable();
+    if (this.status !== "connected" || !this.#opened) throw this.#unavailable();
     let result: CallToolResult;
     try {
-      result = (await client.callTool(
-        { name: tool, arguments: (input ?? {}) as { [key: string]: unknown } },
-        undefined,
-        {
+      result = (await this.request((client) =>
+        client.callTool({ name: tool, arguments: (input ?? {}) as { [key: string]: unknown } }, undefined, {
           signal: ctx.signal,
           // The loop's own timeout (the tool's `timeoutMs`) fires first; this one bounds direct calls.
           timeout: clampTimeoutMs(this.#options.callTimeoutMs + 1000),
           onprogress: (progress) => ctx.emitUpdate({ kind: "mcp-progress", ...progress }),
-        },
+        }),
       )) as CallToolResult;
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) throw error;
+      // A sign-in that did not complete is an answer too: a ping would only start another sign-in.
+      if (error instanceof UnauthorizedError) throw error;
       // Not an answer from the server: the transport broke. Find out whether the server is still there.
       await this.checkHealth(error);
       if (this.status !== "connected") throw this.#unavailable(error);
@@ -149,7 +229,8 @@ export class McpServerHandle {
     this.#refreshing = (async () => {
       do {
         this.#dirty = false;
-        const listed = await this.#listAll(Date.now() + this.#options.connectTimeoutMs);
+        this.#deadline = Date.now() + this.#options.connectTimeoutMs;
+        const listed = await this.request(() => this.#listAll());
         if (this.status !== "connected") return;
         this.#setTools(listed);
         this.#options.onTools(this);
@@ -193,10 +274,12 @@ export class McpServerHandle {
   }
 
   #newClient(): Client {
+    const { features } = this.#options;
     const client = new Client(this.#options.clientInfo, {
-      capabilities: {},
+      capabilities: clientCapabilities(features),
       jsonSchemaValidator: boundedSchemaValidator(this.#options.toolLimits),
     });
+    installClientFeatures(client, this.name, features, (uri) => this.#options.onResourceUpdated(this, uri));
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (this.status === "connecting") this.#dirty = true;
       else if (this.status === "connected") void this.refreshTools();
@@ -219,9 +302,10 @@ export class McpServerHandle {
    * Lists every page of tools by `deadline` (one deadline for all pages: a server that pages forever times out),
    * stopping once it holds more than `maxToolsPerServer`, then applies the tool limits.
    */
-  async #listAll(deadline: number): Promise<AdmittedTools> {
+  async #listAll(): Promise<AdmittedTools> {
     const client = this.#opened?.client;
     if (!client) return { tools: [], issues: [] };
+    const deadline = this.#deadline;
     const limit = this.#options.toolLimits.maxToolsPerServer;
     const tools: Tool[] = [];
     let cursor: string | undefined;

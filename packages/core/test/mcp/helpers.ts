@@ -19,6 +19,8 @@ export const FILESYSTEM_SERVER = serverEntry("@modelcontextprotocol/server-files
 export const WRAPPER = join(here, "wrapper.mjs");
 /** `node test-server.mjs stdio|http`: a small server on the SDK's server classes. */
 export const TEST_SERVER = join(here, "test-server.mjs");
+/** `node oauth-server.mjs`: an MCP server behind OAuth 2.1, with its own authorization server. */
+export const OAUTH_SERVER = join(here, "oauth-server.mjs");
 
 /** A tool context for calling an AgentTool's `execute` directly, outside a run. */
 export function toolContext(signal: AbortSignal = new AbortController().signal, updates: unknown[] = []): ToolContext {

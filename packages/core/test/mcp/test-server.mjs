@@ -1,13 +1,15 @@
 // A small MCP server on the SDK's server classes, for tests: `node test-server.mjs stdio`, `... http` (streamable
 // HTTP) or `... sse` (the older HTTP+SSE), the last two on 127.0.0.1, a free port, printed as {"port": N} on stdout.
 // Tools: `greet {name}`; `add-tool {name}` registers a new tool, so the server sends tools/list_changed;
-// `remove-greet` removes `greet` (list_changed too). MCP_LINGER=1 (stdio): ignore stdin's end and keep running.
+// `remove-greet` removes `greet` (list_changed too). With MCP_ASK_ANYWAY=1, `ask-anyway` sends `elicitation/create`
+// whatever the client declared and returns the client's answer as JSON. MCP_LINGER=1 (stdio): ignore stdin's end and keep running.
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
 function buildServer() {
@@ -30,6 +32,24 @@ function buildServer() {
       return { content: [{ type: "text", text: `added ${name}` }] };
     },
   );
+  if (process.env.MCP_ASK_ANYWAY)
+    server.registerTool(
+      "ask-anyway",
+      { description: "Asks the person, declared or not.", inputSchema: {} },
+      async () => {
+        const answer = await server.server.request(
+          {
+            method: "elicitation/create",
+            params: {
+              message: "Your name?",
+              requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+            },
+          },
+          ElicitResultSchema,
+        );
+        return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+      },
+    );
   server.registerTool("remove-greet", { description: "Removes greet.", inputSchema: {} }, async () => {
     greet.remove();
     return { content: [{ type: "text", text: "greet removed" }] };

@@ -47,6 +47,11 @@ export interface AgentModelRequest {
    */
   toolCallDeltas?: boolean;
   /**
+   * Whether the caller wants the vendor's response id and model on `finish` (`FinishEvent.response`), e.g. for a
+   * trace. Default: left out. The agent loop asks for them when a run has telemetry.
+   */
+  responseInfo?: boolean;
+  /**
    * Provider-side tools (a vendor's web search, code execution, ...) in the vendor's own shape: appended unchanged
    * to the request's tool list by the family that sends it. Calls the provider runs itself never come back as
    * tool calls to run locally.
@@ -157,6 +162,17 @@ export interface FinishEvent {
   type: "finish";
   reason: FinishReason;
   error?: ModelError;
+  /**
+   * What the vendor said about the response, when it said: its id (`msg_...`, `chatcmpl-...`, `resp_...`) and the
+   * model that actually answered (often a dated version of the requested one). For tracing.
+   */
+  response?: ResponseInfo;
+}
+
+/** The vendor's own id of a response and the model that produced it. */
+export interface ResponseInfo {
+  id?: string;
+  model?: string;
 }
 
 /**
@@ -199,5 +215,7 @@ export interface AgentModel {
   provider: string;
   modelId: string;
   info?: ModelInfo;
+  /** The endpoint the model is reached at, when known (the gateway sets it): for traces (`server.address`). */
+  baseUrl?: string;
   stream(request: AgentModelRequest): AsyncIterable<AgentModelEvent>;
 }

@@ -3,6 +3,7 @@ import { modelError } from "../../errors.js";
 import type { SseEvent } from "../../sse.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
 import { type FamilyMapper, failureFinish } from "../driver.js";
+import { withResponse } from "../response-info.js";
 import { AnthropicStreamError } from "./errors.js";
 
 /** The metadata key every Anthropic-bound value is stored under. */
@@ -19,7 +20,7 @@ type BlockState =
 interface RawEvent {
   type?: string;
   index?: number;
-  message?: { usage?: RawUsage | null };
+  message?: { id?: string; model?: string; usage?: RawUsage | null };
   content_block?: {
     type?: string;
     text?: string;
@@ -88,13 +89,16 @@ export class AnthropicStreamMapper implements FamilyMapper<unknown> {
   private readonly calls: ToolCallAccumulator;
   private readonly usage: RawUsage = {};
   private sawMessageStart = false;
+  private readonly response: { id?: string; model?: string } = {};
+  private readonly wantResponse: boolean | undefined;
   private stopReason: string | null = null;
   /** True once `message_stop` arrived: the response is complete. */
   private completed = false;
 
   /** `request.toolCallDeltas: false` leaves the argument previews out. */
-  constructor(request: Pick<AgentModelRequest, "toolCallDeltas"> = {}) {
+  constructor(request: Pick<AgentModelRequest, "toolCallDeltas" | "responseInfo"> = {}) {
     this.calls = new ToolCallAccumulator({ deltas: request.toolCallDeltas });
+    this.wantResponse = request.responseInfo;
   }
 
   push(raw: unknown, out: AgentModelEvent[]): void {
@@ -111,6 +115,8 @@ export class AnthropicStreamMapper implements FamilyMapper<unknown> {
         return;
       case "message_start":
         this.sawMessageStart = true;
+        if (typeof event.message?.id === "string") this.response.id = event.message.id;
+        if (typeof event.message?.model === "string") this.response.model = event.message.model;
         this.mergeUsage(event.message?.usage);
         return;
       case "message_delta":
@@ -134,7 +140,7 @@ export class AnthropicStreamMapper implements FamilyMapper<unknown> {
       out.push({ type: "finish", reason: "error", error });
       return;
     }
-    out.push({ type: "finish", reason: this.finishReason() });
+    out.push(withResponse({ type: "finish", reason: this.finishReason() }, this.response, this.wantResponse));
   }
 
   fail(error: ModelError, out: AgentModelEvent[]): void {

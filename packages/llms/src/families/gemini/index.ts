@@ -68,7 +68,7 @@ const driver: FamilyDriver<GenAiClient, GeminiChunk> = {
       unterminatedEnd: () => new Error("Incomplete JSON segment at the end"),
     });
   },
-  mapper: () => new GeminiStreamMapper(),
+  mapper: (ctx) => new GeminiStreamMapper(ctx.request),
   classify: (error, signal) =>
     error instanceof GeminiRequestError
       ? modelError("invalid_request", error.message)

@@ -1,8 +1,9 @@
-import type { AgentModelEvent, AgentUsage, FinishEvent, ModelError } from "@heddle/shared";
+import type { AgentModelEvent, AgentModelRequest, AgentUsage, FinishEvent, ModelError } from "@heddle/shared";
 import { modelError } from "../../errors.js";
 import type { SseEvent } from "../../sse.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
 import { type FamilyMapper, failureFinish } from "../driver.js";
+import { withResponse } from "../response-info.js";
 import { GeminiStreamError } from "./errors.js";
 import { GEMINI_KEY } from "./request.js";
 
@@ -13,6 +14,8 @@ export interface GeminiChunk {
     finishReason?: string;
   }>;
   promptFeedback?: { blockReason?: string };
+  responseId?: string;
+  modelVersion?: string;
   usageMetadata?: {
     promptTokenCount?: number;
     cachedContentTokenCount?: number;
@@ -99,9 +102,18 @@ export class GeminiStreamMapper implements FamilyMapper<GeminiChunk> {
   private callCount = 0;
   private openCall: OpenCall | undefined;
   private readonly calls = new ToolCallAccumulator();
+  private readonly response: { id?: string; model?: string } = {};
+  private readonly wantResponse: boolean | undefined;
+
+  constructor(request: Pick<AgentModelRequest, "responseInfo"> = {}) {
+    this.wantResponse = request.responseInfo;
+  }
 
   push(chunk: GeminiChunk, out: AgentModelEvent[]): void {
     if (chunk.usageMetadata) this.usage = chunk.usageMetadata;
+    if (this.response.id === undefined && typeof chunk.responseId === "string") this.response.id = chunk.responseId;
+    if (this.response.model === undefined && typeof chunk.modelVersion === "string")
+      this.response.model = chunk.modelVersion;
     if (chunk.promptFeedback?.blockReason) this.blockReason = chunk.promptFeedback.blockReason;
     const candidate = chunk.candidates?.[0];
     if (!candidate) return;
@@ -191,7 +203,11 @@ export class GeminiStreamMapper implements FamilyMapper<GeminiChunk> {
       this.calls.fail(this.openCall.key, "the response ended before the call's arguments were complete", events);
       this.openCall = undefined;
     } else this.closeOpenCall(events);
-    events.push(this.usageEvent(), this.finishEvent());
+    const finish = this.finishEvent();
+    events.push(
+      this.usageEvent(),
+      finish.reason === "error" ? finish : withResponse(finish, this.response, this.wantResponse),
+    );
   }
 
   /** The events that end a stream that failed: usage when any was reported, then the error finish. */

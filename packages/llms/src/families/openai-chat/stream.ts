@@ -3,6 +3,7 @@ import { modelError } from "../../errors.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
 import { type FamilyMapper, failureFinish } from "../driver.js";
 import { openAIUsage } from "../openai-shared/errors.js";
+import { withResponse } from "../response-info.js";
 
 /** One fragment of a streamed tool call. */
 export interface ChatToolCallFragment {
@@ -14,6 +15,8 @@ export interface ChatToolCallFragment {
 
 /** The parts of a `chat.completion.chunk` we read; everything else is ignored, so new fields never break us. */
 export interface ChatChunk {
+  id?: string | null;
+  model?: string | null;
   choices?: Array<{
     index?: number;
     delta?: {
@@ -58,14 +61,20 @@ export class ChatStreamMapper implements FamilyMapper<ChatChunk> {
   private readonly byIndex = new Map<number, { key: number; id: string | undefined }>();
   private started = 0;
   private lastIndex = 0;
+  private readonly response: { id?: string; model?: string } = {};
+  private readonly wantResponse: boolean | undefined;
 
   /** `request.toolCallDeltas: false` leaves the argument previews out. */
-  constructor(request: Pick<AgentModelRequest, "toolCallDeltas"> = {}) {
+  constructor(request: Pick<AgentModelRequest, "toolCallDeltas" | "responseInfo"> = {}) {
     this.calls = new ToolCallAccumulator({ deltas: request.toolCallDeltas });
+    this.wantResponse = request.responseInfo;
   }
 
   push(chunk: ChatChunk, out: AgentModelEvent[]): void {
     if (chunk.usage) this.usage = chatUsage(chunk.usage);
+    if (this.response.id === undefined && typeof chunk.id === "string" && chunk.id) this.response.id = chunk.id;
+    if (this.response.model === undefined && typeof chunk.model === "string" && chunk.model)
+      this.response.model = chunk.model;
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = choice.delta;
@@ -124,7 +133,7 @@ export class ChatStreamMapper implements FamilyMapper<ChatChunk> {
       out.push({ type: "finish", reason: "error", error });
       return;
     }
-    out.push({ type: "finish", reason });
+    out.push(withResponse({ type: "finish", reason }, this.response, this.wantResponse));
   }
 
   fail(error: ModelError, out: AgentModelEvent[]): void {

@@ -3,6 +3,7 @@ import { modelError } from "../../errors.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
 import { type FamilyMapper, failureFinish } from "../driver.js";
 import { classifyOpenAIErrorBody, type OpenAIErrorBody, openAIUsage } from "../openai-shared/errors.js";
+import { withResponse } from "../response-info.js";
 import { OPENAI_METADATA_KEY, type OpenAIReasoningMetadata, type OpenAIToolCallMetadata } from "./request.js";
 
 /** The fields of a Responses stream event this converter reads; everything else is ignored. */
@@ -35,6 +36,8 @@ interface ResponsesItem {
 }
 
 interface ResponsesSnapshot {
+  id?: string;
+  model?: string;
   status?: string;
   usage?: {
     input_tokens?: number;
@@ -81,9 +84,11 @@ export class ResponsesStreamMapper implements FamilyMapper<ResponsesEvent> {
   private readonly accumulator: ToolCallAccumulator;
 
   /** `request.toolCallDeltas: false` leaves the argument previews out. */
-  constructor(request: Pick<AgentModelRequest, "toolCallDeltas"> = {}) {
+  constructor(request: Pick<AgentModelRequest, "toolCallDeltas" | "responseInfo"> = {}) {
     this.accumulator = new ToolCallAccumulator({ deltas: request.toolCallDeltas });
+    this.wantResponse = request.responseInfo;
   }
+  private readonly wantResponse: boolean | undefined;
 
   /** Maps one vendor event; true once it was the terminal one. */
   push(event: ResponsesEvent, out: AgentModelEvent[]): boolean {
@@ -262,7 +267,11 @@ export class ResponsesStreamMapper implements FamilyMapper<ResponsesEvent> {
       out.push(this.errorFinish(response.error ?? undefined));
       return;
     }
-    out.push({ type: "finish", reason: this.finishReason(status, response) });
+    const info = {
+      ...(typeof response.id === "string" && { id: response.id }),
+      ...(typeof response.model === "string" && { model: response.model }),
+    };
+    out.push(withResponse({ type: "finish", reason: this.finishReason(status, response) }, info, this.wantResponse));
   }
 
   private finishReason(status: string, response: ResponsesSnapshot): FinishReason {
