@@ -173,8 +173,11 @@ export class AgentHost {
     const guidance = policy.guidance;
     const offered = tools && host.#offer(tools, { host, scope, model: config.model });
     const effectiveTelemetry = telemetry ?? policy.telemetry;
+    // A session's or teammate's run (not a sub-agent's: its end is SubagentStop) lets a Stop hook block its end.
+    const stopGuard = engine && !this.#links.subagent ? stopHookGuard(engine, config) : undefined;
     return new AgentRuntime({
       ...config,
+      ...stopGuard,
       ...(offered && { tools: offered }),
       ...(policy.toolPolicies && { toolPolicies: policy.toolPolicies }),
       ...(policy.requestToolApproval && { requestToolApproval: policy.requestToolApproval }),
@@ -225,6 +228,29 @@ export class AgentHost {
   enabledTools(tools: readonly AgentTool[]): AgentTool[] {
     return tools.filter((tool) => isToolEnabled(this.policy.toolPolicies, tool));
   }
+}
+
+/** Claude Code ends a turn after 8 consecutive Stop-hook blocks; so does a host (unless the spec says otherwise). */
+const STOP_HOOK_BLOCK_CAP = 8;
+
+/**
+ * The spec's own completion guard (either spelling) followed by the engine's Stop hooks: the spec's reminder wins,
+ * else a Stop hook may block the end of the run.
+ */
+function stopHookGuard(
+  engine: HookEngine,
+  config: Omit<AgentSpec, "firstHooks" | "lastHooks" | "safetyListeners">,
+): Pick<AgentRuntimeConfig, "completionGuard" | "completionPolicy" | "maxCompletionReminders"> | undefined {
+  const hooks = engine.completionGuard;
+  if (!hooks) return undefined;
+  const policy = config.completionPolicy;
+  const own = config.completionGuard ?? (policy?.completionGuard ? policy.completionGuard.bind(policy) : undefined);
+  const completionPolicy = policy ? { ...policy, completionGuard: undefined } : undefined;
+  return {
+    completionGuard: async (ctx) => (own ? await own(ctx) : undefined) || (await hooks(ctx)),
+    ...(completionPolicy && { completionPolicy }),
+    maxCompletionReminders: config.maxCompletionReminders ?? STOP_HOOK_BLOCK_CAP,
+  };
 }
 
 /** The hook engine's tool events only, for a sub-agent. */
