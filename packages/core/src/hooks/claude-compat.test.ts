@@ -3,7 +3,9 @@ import path from "node:path";
 import { createScriptedModel } from "@heddle/llms/testing";
 import { getMessageText } from "@heddle/shared";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createAgentHost } from "../host/index.js";
 import { createSession } from "../sessions/index.js";
+import { createSpawnAgentTool } from "../teams/index.js";
 import { createDefaultTools, defaultToolPolicies } from "../tools/index.js";
 import { makeTempDir } from "../tools/test-utils.js";
 import { createHookEngine } from "./hook-engine.js";
@@ -176,6 +178,40 @@ describe("Claude Code compatibility mode", () => {
     expect(stops.map((s) => [s.stop_hook_active, s.last_assistant_message])).toEqual([
       [false, "Done."],
       [true, "Tests pass. Done."],
+    ]);
+  });
+
+  it("a SubagentStop hook's block keeps the sub-agent working; it fires once per sub-agent end", async () => {
+    const script = [
+      "input=$(cat)",
+      'echo "$input" >> subagent-stops.jsonl',
+      'if [ "$(echo "$input" | jq -r .stop_hook_active)" = "true" ]; then exit 0; fi',
+      "echo 'Check the edge cases too.' >&2; exit 2",
+    ].join("\n");
+    await claudeSettings({ hooks: { SubagentStop: hook(script) } });
+    const child = createScriptedModel([{ text: "Checked." }, { text: "Checked, edge cases too." }]);
+    const spawn = createSpawnAgentTool({ model: child, tools: [], agentType: "checker" });
+    const host = createAgentHost({
+      commandHooks: { workspaceRoot: root, claudeSettings: true, loadSettingsFile: false },
+    });
+    const lead = host.createAgent({
+      model: createScriptedModel([
+        { toolCalls: [{ id: "s", name: "spawn_agent", input: { description: "check", prompt: "Check it." } }] },
+        { text: "ok" },
+      ]),
+      tools: [spawn],
+      agentId: "lead",
+    });
+    const result = await lead.run("go");
+    expect(getMessageText(child.requests[1]!.messages.at(-1)!)).toContain("Check the edge cases too.");
+    expect(JSON.stringify(result.messages)).toContain("Checked, edge cases too.");
+    const stops = (await readFile(path.join(root, "subagent-stops.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(stops.map((s) => [s.agent_type, s.stop_hook_active, s.last_assistant_message])).toEqual([
+      ["checker", false, "Checked."],
+      ["checker", true, "Checked, edge cases too."],
     ]);
   });
 

@@ -20,6 +20,14 @@ export interface LoopHookDeps {
   sessionId: string | undefined;
   /** Only then is there a `completionGuard` (a run without Stop hooks ends as it always did). */
   hasStopHooks: boolean;
+  /** Only then is there a `subagentGuard`. */
+  hasSubagentStopHooks: boolean;
+}
+
+/** Who a sub-agent is, for its SubagentStop payload. */
+export interface SubagentInfo {
+  agentType?: string;
+  parentAgentId?: string;
 }
 
 /**
@@ -29,6 +37,9 @@ export interface LoopHookDeps {
 export function createLoopHooks(deps: LoopHookDeps): {
   agentHooks: AgentHooks;
   completionGuard?: (ctx: CompletionGuardContext) => Promise<string | undefined>;
+  subagentGuard?: (ctx: CompletionGuardContext, info: SubagentInfo) => Promise<string | undefined>;
+  /** True once for a sub-agent whose SubagentStop the guard already fired (its tool's own call is then skipped). */
+  subagentStopFired(agentId: unknown): boolean;
   hookApproved(toolCallId: string): boolean;
 } {
   const { fire } = deps;
@@ -36,6 +47,8 @@ export function createLoopHooks(deps: LoopHookDeps): {
   // Per run: how many times a Stop hook blocked the stop, and whether Stop already fired for its end.
   const stopBlocks = new Map<string, number>();
   const stopFired = new Set<string>();
+  const subagentBlocks = new Map<string, number>();
+  const subagentFired = new Set<string>();
   const session = (sessionId: string | undefined) =>
     sessionId !== undefined && deps.sessionId === undefined ? { session_id: sessionId } : {};
 
@@ -111,6 +124,30 @@ export function createLoopHooks(deps: LoopHookDeps): {
     return undefined;
   };
 
+  // A sub-agent's end: SubagentStop, which may block it as Stop blocks a run (Claude Code's SubagentStop).
+  const subagentGuard = async (ctx: CompletionGuardContext, info: SubagentInfo): Promise<string | undefined> => {
+    const blocks = subagentBlocks.get(ctx.runId) ?? 0;
+    const text = getMessageText(ctx.lastMessage);
+    const outcome = await fire("SubagentStop", {
+      agent_id: ctx.agentId,
+      ...(info.agentType !== undefined && { agent_type: info.agentType }),
+      ...(info.parentAgentId !== undefined && { parent_agent_id: info.parentAgentId }),
+      reason: "end_turn",
+      status: "completed",
+      output_text: text,
+      last_assistant_message: text,
+      stop_hook_active: blocks > 0,
+      signal: ctx.signal,
+    });
+    if (outcome.decision === "deny" && !outcome.stop) {
+      subagentBlocks.set(ctx.runId, blocks + 1);
+      return outcome.reason ?? "A SubagentStop hook asked you to go on before stopping.";
+    }
+    subagentBlocks.delete(ctx.runId);
+    subagentFired.add(ctx.agentId);
+    return undefined;
+  };
+
   const agentHooks: AgentHooks = {
     beforeTool,
     afterTool,
@@ -132,6 +169,8 @@ export function createLoopHooks(deps: LoopHookDeps): {
   return {
     agentHooks,
     ...(deps.hasStopHooks && { completionGuard }),
+    ...(deps.hasSubagentStopHooks && { subagentGuard }),
+    subagentStopFired: (agentId) => typeof agentId === "string" && subagentFired.delete(agentId),
     hookApproved: (toolCallId) => approved.delete(toolCallId),
   };
 }

@@ -127,6 +127,14 @@ export interface HookEngine {
    */
   readonly completionGuard?: (ctx: CompletionGuardContext) => Promise<string | undefined>;
   /**
+   * Set when SubagentStop hooks exist: the same for a sub-agent's run (a host gives it to every sub-agent it starts),
+   * so a SubagentStop hook can keep the sub-agent working. `subagentStop()` does not fire again for that sub-agent.
+   */
+  readonly subagentGuard?: (
+    ctx: CompletionGuardContext,
+    info: { agentType?: string; parentAgentId?: string },
+  ) => Promise<string | undefined>;
+  /**
    * True once for a call a compatibility-mode PreToolUse hook allowed (`bypassApproval`): the host's approver
    * then approves it without asking (`withPermissionHooks` does).
    */

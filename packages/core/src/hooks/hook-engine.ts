@@ -203,11 +203,13 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     fire,
     sessionId: options.sessionId,
     hasStopHooks: Boolean(settings.hooks?.Stop?.length),
+    hasSubagentStopHooks: Boolean(settings.hooks?.SubagentStop?.length),
   });
 
   return {
     agentHooks: loop.agentHooks,
     ...(loop.completionGuard && { completionGuard: loop.completionGuard }),
+    ...(loop.subagentGuard && { subagentGuard: loop.subagentGuard }),
     hookApproved: loop.hookApproved,
     settings,
     run,
@@ -215,7 +217,9 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     userPromptSubmit: (input) => run("UserPromptSubmit", input),
     preCompact: (input) => run("PreCompact", input),
     subagentStart: (input) => run("SubagentStart", input),
-    subagentStop: (input) => run("SubagentStop", input),
+    // The sub-agent's guard already fired it when the sub-agent ended its turn: not twice.
+    subagentStop: async (input) =>
+      loop.subagentStopFired(input?.agent_id) ? { errors: [] } : run("SubagentStop", input),
     sessionEnd: (input) => run("SessionEnd", input),
   };
 }

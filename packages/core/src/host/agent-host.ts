@@ -5,7 +5,13 @@
  * guidance, telemetry or limits.
  */
 import { AgentRuntime } from "@heddle/agents";
-import type { AgentHooks, AgentRuntimeConfig, AgentTool, AgentToolSource } from "@heddle/shared";
+import type {
+  AgentHooks,
+  AgentRuntimeConfig,
+  AgentTool,
+  AgentToolSource,
+  CompletionGuardContext,
+} from "@heddle/shared";
 import type { FileCheckpointer } from "../checkpoints/index.js";
 import { createSkillsPromptHooks, createTodoReminderHooks } from "../guidance/index.js";
 import { createHookEngine, type HookEngine, type HookEngineOptions } from "../hooks/index.js";
@@ -173,8 +179,18 @@ export class AgentHost {
     const guidance = policy.guidance;
     const offered = tools && host.#offer(tools, { host, scope, model: config.model });
     const effectiveTelemetry = telemetry ?? policy.telemetry;
-    // A session's or teammate's run (not a sub-agent's: its end is SubagentStop) lets a Stop hook block its end.
-    const stopGuard = engine && !this.#links.subagent ? stopHookGuard(engine, config) : undefined;
+    // A Stop hook may block the end of a session's or teammate's run, a SubagentStop hook the end of a sub-agent's.
+    const hookGuard = !engine
+      ? undefined
+      : this.#links.subagent
+        ? engine.subagentGuard &&
+          ((ctx: CompletionGuardContext) =>
+            engine.subagentGuard!(ctx, {
+              ...(config.agentRole !== undefined && { agentType: config.agentRole }),
+              ...(config.parentAgentId !== undefined && { parentAgentId: config.parentAgentId }),
+            }))
+        : engine.completionGuard;
+    const stopGuard = hookGuard ? stopHookGuard(hookGuard, config) : undefined;
     return new AgentRuntime({
       ...config,
       ...stopGuard,
@@ -238,11 +254,9 @@ const STOP_HOOK_BLOCK_CAP = 8;
  * else a Stop hook may block the end of the run.
  */
 function stopHookGuard(
-  engine: HookEngine,
+  hooks: (ctx: CompletionGuardContext) => Promise<string | undefined>,
   config: Omit<AgentSpec, "firstHooks" | "lastHooks" | "safetyListeners">,
-): Pick<AgentRuntimeConfig, "completionGuard" | "completionPolicy" | "maxCompletionReminders"> | undefined {
-  const hooks = engine.completionGuard;
-  if (!hooks) return undefined;
+): Pick<AgentRuntimeConfig, "completionGuard" | "completionPolicy" | "maxCompletionReminders"> {
   const policy = config.completionPolicy;
   const own = config.completionGuard ?? (policy?.completionGuard ? policy.completionGuard.bind(policy) : undefined);
   const completionPolicy = policy ? { ...policy, completionGuard: undefined } : undefined;
