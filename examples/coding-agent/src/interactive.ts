@@ -8,6 +8,7 @@ import { type HostConfig, startSession } from "./host.js";
 import type { McpConfigSources } from "./mcp.js";
 import { runTask } from "./print-mode.js";
 import { describeCall, type TerminalRenderer } from "./render.js";
+import type { SessionStorage } from "./session-store.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { TeamView } from "./team-view.js";
 import { keepOwnStyles, sanitizeForTerminal as safe } from "./terminal-text.js";
@@ -18,6 +19,7 @@ export interface InteractiveContext {
   workspaceRoot: string;
   model: AgentModel;
   store: SqliteSessionStore;
+  storage: SessionStorage;
   renderer: TerminalRenderer;
   mcp?: McpConnection;
   mcpSources?: McpConfigSources;
@@ -77,6 +79,10 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     workspaceRoot: context.workspaceRoot,
     model: context.model,
     preset: context.options.preset,
+    conventions: context.options.conventions,
+    storage: context.storage,
+    yes: context.options.yes,
+    notice: (line) => renderer.notice(line),
     ...(context.options.maxBudgetUsd !== undefined && { maxBudgetUsd: context.options.maxBudgetUsd }),
     ...(context.telemetry && { telemetry: context.telemetry }),
     approve: context.options.yes ? async () => ({ approved: true }) : approve,
@@ -85,6 +91,7 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       resolveFolderTrust({
         folder: context.workspaceRoot,
         trustFlag: context.options.trust,
+        claude: context.options.conventions.claude,
         // Only a person at a terminal may grant trust: piped input ("y" in a script) must not.
         ...(process.stdin.isTTY && { ask: (question: string) => ask(rl, renderer.yellow(question)) }),
         notice: (line) => renderer.line(renderer.dim(line)),
