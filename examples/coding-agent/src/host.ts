@@ -49,7 +49,12 @@ export interface HostConfig {
   storage: SessionStorage;
   /** Told, once per process, about instruction files and skills that were not read (or not whole), and why. */
   notice?: (line: string) => void;
+  /** Tools that come and go while the session lives (the team tools once a `/team` exists), read before each call. */
+  extraTools?: () => AgentTool[];
 }
+
+/** The session's agent id: the lead of a `/team`, whose team tools only it may use. */
+export const LEAD_ID = "lead";
 
 const told = new Set<string>();
 
@@ -99,12 +104,14 @@ export async function startSession(
   // Nested AGENTS.md files are offered once per session: a resumed one already has those in its transcript.
   const offered = resumeId ? offeredIn(await store.getHistory(resumeId)) : new Set<string>();
   const runsHooks = projectTrusted && trustedState.configFiles.some((file) => !file.endsWith("mcp.json"));
+  const own = config.extraTools ? withExtraTools(tools, config.extraTools) : tools;
   const options = {
     store,
     model: config.model,
+    agentId: LEAD_ID,
     workspaceRoot: config.workspaceRoot,
     systemPrompt: parts.prompt,
-    tools: config.mcp ? withMcpTools(tools, config.mcp) : tools,
+    tools: config.mcp ? withMcpTools(own, config.mcp) : own,
     ...(config.conventions.instructions && {
       hooks: createNestedInstructionsHooks({ workspaceRoot: root, conventions: config.conventions, offered }),
     }),
@@ -137,6 +144,16 @@ export async function startSession(
   // Hooks read the conversation at transcript_path: kept only where hooks run.
   if (runsHooks) await mirrorTranscript(session, config.storage.transcriptsDir, root);
   return session;
+}
+
+/** The built-in tools and the changing extra ones, as one list that stays the same array while neither changes. */
+function withExtraTools(tools: AgentTool[], extra: () => AgentTool[]): () => AgentTool[] {
+  let last: { extra: AgentTool[]; all: AgentTool[] } | undefined;
+  return () => {
+    const now = extra();
+    if (last?.extra !== now) last = { extra: now, all: [...tools, ...now] };
+    return last.all;
+  };
 }
 
 /** Why a trusted folder's hooks may no longer run: their config or a script they run changed since the trust. */
