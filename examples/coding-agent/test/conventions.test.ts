@@ -6,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -179,8 +180,17 @@ describe("where sessions are kept", () => {
     expect(kept[0]).toMatch(/^app-[0-9a-f]{16}$/);
     expect(existsSync(join(base, "data", "heddle", "sessions", kept[0]!, "sessions.db"))).toBe(true);
 
+    // Private to the user.
+    expect(statSync(join(base, "data", "heddle", "sessions", kept[0]!)).mode & 0o077).toBe(0);
+
     expect((await runCli(["-p", "hi", "--sessions-in-project", ...args])).status).toBe(0);
     expect(existsSync(join(app, ".heddle", "sessions.db"))).toBe(true);
+    // Back to the default, a line says where the project's older sessions are.
+    server!.enqueue("openai-chat", textReply("Three."));
+    const again = await runCli(["-p", "hi", ...args]);
+    expect(again.stdout).toContain(
+      "this project has older sessions in .heddle/sessions.db; run with --sessions-in-project to list or resume them",
+    );
   });
 });
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type MockProviderServer, startMockProviderServer } from "@heddle/llms/testing";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { checkFolderTrust, resolveFolderTrust, trustStoreFile } from "../src/trust.js";
+import { checkFolderTrust, projectConfigState, resolveFolderTrust, trustStoreFile } from "../src/trust.js";
 import { textReply, toolCallReply } from "./support/chat-replies.js";
 
 // Folder trust must cover the scripts a trusted repository's hooks and MCP servers run, not only their settings:
@@ -174,6 +174,8 @@ describe("trust covers the scripts hooks run", () => {
   });
 
   it("Claude Code's .claude/settings.json counts too: untrusted it does not run, its script is hashed, --no-claude leaves it out", async () => {
+    // Without Claude Code's files, the hash is what it was before they were read: an earlier trust still holds.
+    expect(projectConfigState(folder).hash).toBe(projectConfigState(folder, { claude: false }).hash);
     mkdirSync(join(folder, ".claude", "hooks"), { recursive: true });
     writeFileSync(join(folder, ".claude", "hooks", "start.sh"), GOOD);
     writeFileSync(

@@ -215,6 +215,23 @@ describe("Claude Code compatibility mode", () => {
     ]);
   });
 
+  it("a block where Claude Code cannot block (PreCompact exit 2) is only shown; stdout that is not JSON is plain text", async () => {
+    await claudeSettings({
+      hooks: {
+        PreCompact: hook("echo 'compaction noted' >&2; exit 2"),
+        UserPromptSubmit: hook("echo '{this is not json'"),
+      },
+    });
+    const { lines, logger } = logs();
+    const model = createScriptedModel([{ text: "hi" }, { text: "summary" }]);
+    const session = await createSession({ model, workspaceRoot: root, logger, commandHooks: { claudeSettings: true } });
+    await session.send("hello");
+    expect(getMessageText(model.requests[0]!.messages.at(-1)!)).toContain("{this is not json");
+    expect((await session.compact()).compacted).toBe(true);
+    await session.close();
+    expect(lines.join("\n")).toContain("PreCompact hook: compaction noted");
+  });
+
   it("SessionStart fires again with source compact after a compaction, and its context reaches the next request", async () => {
     await claudeSettings({ hooks: { SessionStart: hook("echo 'Reminder: use Bun, not npm.'", "compact") } });
     const model = createScriptedModel([{ text: "hi" }, { text: "summary of it all" }, { text: "ok" }]);
