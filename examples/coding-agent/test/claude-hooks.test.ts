@@ -7,7 +7,8 @@ import { getMessageText } from "@heddle/shared";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type HostConfig, startSession } from "../src/host.js";
 import { openStore, sessionStorage } from "../src/session-store.js";
-import { type CaseRun, CLAUDE_HOOK_CASES, type HookCase } from "./support/claude-hook-cases.js";
+import { CLAUDE_HOOK_CASES } from "./support/claude-hook-cases.js";
+import type { CaseRun, HookCase } from "./support/claude-hook-kit.js";
 
 // Claude Code's documented hook examples (its hooks guide and reference), each placed unchanged in a temporary
 // project's .claude/settings.json, run through heddle-code's own host (the code `heddle-code` starts sessions with)
