@@ -10,6 +10,7 @@ import {
 import type { AgentTool } from "@heddle/shared";
 import { type HostConfig, LEAD_ID, promptParts } from "./host.js";
 import { formatInstructions } from "./instructions.js";
+import { CLAUDE_CONFIG_FILES, projectConfigState } from "./trust-hash.js";
 
 /** At most this many teammates at once (the team's `limits.maxTeammates`). */
 const MAX_TEAMMATES = 8;
@@ -59,9 +60,7 @@ export class CliTeam {
         ]
           .filter(Boolean)
           .join("\n"),
-        tools: createDefaultTools({ workspaceRoot: config.workspaceRoot, preset: config.preset }).filter(
-          (tool) => tool.name !== "ask_user" && tool.name !== "submit_result",
-        ),
+        tools: teammateTools(config),
         toolPolicies: defaultToolPolicies(config.preset),
       },
       task,
@@ -134,6 +133,22 @@ export class CliTeam {
     });
     return manager;
   }
+}
+
+/**
+ * A teammate's tools: the workspace's, without talking to the person or submitting the lead's task, and with the
+ * lead's protected paths: no file tool of a teammate may write Claude Code's settings or a script the folder's hooks
+ * and MCP servers run (protected whether or not the folder is trusted: a teammate cannot tell).
+ */
+function teammateTools(config: HostConfig): AgentTool[] {
+  const { claude } = config.conventions;
+  const protectedPaths = [
+    ...projectConfigState(config.workspaceRoot, { claude }).referencedFiles,
+    ...(claude ? CLAUDE_CONFIG_FILES : []),
+  ];
+  return createDefaultTools({ workspaceRoot: config.workspaceRoot, preset: config.preset, protectedPaths }).filter(
+    (tool) => tool.name !== "ask_user" && tool.name !== "submit_result",
+  );
 }
 
 /** A teammate's event worth a line for the person; `undefined` for the rest. */

@@ -108,7 +108,6 @@ export function createLoopHooks(deps: LoopHookDeps): {
     const blocks = stopBlocks.get(ctx.runId) ?? 0;
     const text = getMessageText(ctx.lastMessage);
     const outcome = await fire("Stop", {
-      ...session(undefined),
       reason: "end_turn",
       status: "completed",
       output_text: text,
