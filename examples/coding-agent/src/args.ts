@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { type Conventions, conventionsFrom } from "./conventions.js";
 
 /** The command line, parsed and checked. */
 export interface CliOptions {
@@ -24,6 +25,14 @@ export interface CliOptions {
   mcpConfig?: string;
   /** `--otel` (or `HEDDLE_OTEL=1`): export OpenTelemetry spans over OTLP/HTTP (`OTEL_EXPORTER_OTLP_*` configure it). */
   otel: boolean;
+  /** `-v`, `--version`. */
+  version: boolean;
+  /** Which other agents' files are read (`--no-instructions`, `--no-skills`, `--no-claude`, or `HEDDLE_*=0`). */
+  conventions: Conventions;
+  /** `--sessions-in-project` (or `HEDDLE_SESSIONS=project`): sessions in `.heddle/sessions.db`, not the user's folder. */
+  sessionsInProject: boolean;
+  /** `--show-system-prompt`: print the system prompt a session here would get, and where it came from; then exit. */
+  showSystemPrompt: boolean;
 }
 
 /** A bad command line: the message says which flag and what it accepts. */
@@ -58,7 +67,15 @@ Options:
       --mcp-config <file>   MCP servers from this file ({"mcpServers": {...}}, \${VAR} expanded)
       --otel                export OpenTelemetry traces over OTLP/HTTP (also HEDDLE_OTEL=1; the endpoint from
                             OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318)
+      --no-instructions     do not read AGENTS.md / CLAUDE.md (also HEDDLE_INSTRUCTIONS=0)
+      --no-skills           do not read Agent Skills (SKILL.md) (also HEDDLE_SKILLS=0)
+      --no-claude           do not read Claude Code's files: CLAUDE.md, .claude/skills, .claude/settings*.json
+                            hooks (also HEDDLE_CLAUDE=0)
+      --show-system-prompt  print the system prompt a session here gets (instructions, skills) and exit
+      --sessions-in-project keep sessions in .heddle/sessions.db in the project (also HEDDLE_SESSIONS=project);
+                            by default they are kept in ~/.local/share/heddle/sessions/ ($XDG_DATA_HOME)
   -i, --interactive         with --demo: open the interactive session on the demo model
+  -v, --version             the version
   -h, --help                this text
 `;
 
@@ -86,6 +103,12 @@ export function parseCliArgs(argv: string[], cwd = process.cwd()): CliOptions {
         help: { type: "boolean", short: "h", default: false },
         "mcp-config": { type: "string" },
         otel: { type: "boolean", default: false },
+        version: { type: "boolean", short: "v", default: false },
+        "no-instructions": { type: "boolean", default: false },
+        "no-skills": { type: "boolean", default: false },
+        "no-claude": { type: "boolean", default: false },
+        "show-system-prompt": { type: "boolean", default: false },
+        "sessions-in-project": { type: "boolean", default: false },
       },
     });
   } catch (error) {
@@ -125,5 +148,13 @@ export function parseCliArgs(argv: string[], cwd = process.cwd()): CliOptions {
     help: Boolean(v.help),
     ...(typeof v["mcp-config"] === "string" && { mcpConfig: v["mcp-config"] }),
     otel: Boolean(v.otel) || process.env.HEDDLE_OTEL === "1",
+    version: Boolean(v.version),
+    conventions: conventionsFrom({
+      noInstructions: Boolean(v["no-instructions"]),
+      noSkills: Boolean(v["no-skills"]),
+      noClaude: Boolean(v["no-claude"]),
+    }),
+    sessionsInProject: Boolean(v["sessions-in-project"]) || process.env.HEDDLE_SESSIONS === "project",
+    showSystemPrompt: Boolean(v["show-system-prompt"]),
   };
 }

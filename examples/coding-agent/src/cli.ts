@@ -1,17 +1,20 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HELP, parseCliArgs, UsageError } from "./args.js";
 import { createDemoModel, DEMO_TASK } from "./demo-model.js";
 import { exitWhenWritten } from "./exit.js";
-import { openStore, startSession } from "./host.js";
+import { promptParts, startSession } from "./host.js";
 import { runInteractive } from "./interactive.js";
 import { connectHostMcp, type McpPersonLink, mcpConfigSources } from "./mcp.js";
 import { startTelemetry } from "./otel.js";
 import { runTask } from "./print-mode.js";
 import { NoModelError, resolveModel } from "./provider.js";
 import { TerminalRenderer } from "./render.js";
+import { legacySessionsNotice, openStore, sessionStorage } from "./session-store.js";
+import { describePrompt } from "./system-prompt.js";
 import { sanitizeForTerminal as safe } from "./terminal-text.js";
 import { resolveFolderTrust } from "./trust.js";
 import { verifyDemo } from "./verify-demo.js";
@@ -20,6 +23,10 @@ async function main(argv: string[]): Promise<number> {
   const options = parseCliArgs(argv);
   if (options.help) {
     process.stdout.write(HELP);
+    return 0;
+  }
+  if (options.version) {
+    process.stdout.write(`heddle-code ${packageVersion()}\n`);
     return 0;
   }
   const color = !process.env.NO_COLOR && Boolean(process.stdout.isTTY);
@@ -55,8 +62,16 @@ async function main(argv: string[]): Promise<number> {
       renderer.line();
     }
   }
+  if (options.showSystemPrompt) {
+    // What a session here would be told, without a model: the person can check which files were read.
+    for (const line of describePrompt(promptParts({ workspaceRoot, conventions: options.conventions })))
+      process.stdout.write(`${safe(line)}\n`);
+    return 0;
+  }
+  // A --cwd that does not exist yet is made (sessions used to make it, as they were kept inside it).
+  mkdirSync(workspaceRoot, { recursive: true });
   const model = options.demo ? createDemoModel() : resolveModel(options);
-  const mcpSources = mcpConfigSources(options, workspaceRoot);
+  const mcpSources = mcpConfigSources({ ...options, claude: options.conventions.claude }, workspaceRoot);
   // In --json mode stdout carries events only: MCP notices go to stderr.
   const notice = (message: string) =>
     options.json ? process.stderr.write(`heddle-code: ${safe(message)}\n`) : renderer.notice(message);
@@ -76,7 +91,11 @@ async function main(argv: string[]): Promise<number> {
     say: notice,
   });
   const otel = options.otel ? await startTelemetry() : undefined;
-  const store = openStore(workspaceRoot);
+  // The demo's own temp copy keeps its sessions inside it, so they go with it.
+  const storage = sessionStorage(workspaceRoot, options.sessionsInProject || removeOnExit !== undefined);
+  const legacy = options.resume ? undefined : legacySessionsNotice(workspaceRoot, storage);
+  if (legacy && !options.demo) notice(legacy);
+  const store = openStore(storage);
   try {
     if (options.print !== undefined || (options.demo && !options.interactive)) {
       const task = options.print ?? DEMO_TASK;
@@ -85,6 +104,10 @@ async function main(argv: string[]): Promise<number> {
           workspaceRoot,
           model,
           preset: options.preset,
+          conventions: options.conventions,
+          storage,
+          yes: options.yes,
+          notice: (line) => process.stderr.write(`heddle-code: ${safe(line)}\n`),
           ...(options.maxBudgetUsd !== undefined && { maxBudgetUsd: options.maxBudgetUsd }),
           ...(mcp && { mcp }),
           ...(otel && { telemetry: otel.telemetry }),
@@ -95,6 +118,7 @@ async function main(argv: string[]): Promise<number> {
             resolveFolderTrust({
               folder: workspaceRoot,
               trustFlag: options.trust,
+              claude: options.conventions.claude,
               notice: (line) => process.stderr.write(`${safe(line)}\n`),
             }),
         },
@@ -107,6 +131,8 @@ async function main(argv: string[]): Promise<number> {
       let ok = result.status === "completed";
       if (!options.json) {
         if (result.reason === "completion_tool") renderer.line(`\n${safe(result.outputText)}`);
+        if (result.reason === "hook_stop" && result.iterations === 0 && result.reasonDetail)
+          renderer.line(`blocked by a UserPromptSubmit hook: ${safe(result.reasonDetail)}`);
         if (options.demo) ok = (await verifyDemo(workspaceRoot, renderer)) && ok;
         renderer.line(renderer.dim(resumeHint(options, workspaceRoot, session.id, removeOnExit !== undefined)));
       }
@@ -117,6 +143,7 @@ async function main(argv: string[]): Promise<number> {
       workspaceRoot,
       model,
       store,
+      storage,
       renderer,
       ...(mcp && { mcp }),
       ...(otel && { telemetry: otel.telemetry }),
@@ -128,6 +155,12 @@ async function main(argv: string[]): Promise<number> {
     await mcp?.close();
     await otel?.shutdown();
   }
+}
+
+/** The version of the package this CLI ships in. */
+function packageVersion(): string {
+  const require = createRequire(import.meta.url);
+  return (require("../package.json") as { version: string }).version;
 }
 
 /** How to continue this session; a demo copy removed on exit cannot be resumed, so it says how to keep one. */

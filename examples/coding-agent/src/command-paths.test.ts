@@ -21,6 +21,21 @@ describe("the workspace paths a hook command names", () => {
     expect(named("bash ~/x.sh /etc/hook.sh ../other/y.sh $HOME/z.sh")).toEqual([]);
   });
 
+  it("takes no program text for a path; a dot-word is a file only if one exists (Claude Code's jq and python examples)", () => {
+    const found = (command: string) => pathsInShellCommand(command, folder).map((p) => [p.path, p.bare]);
+    expect(
+      found(`jq -r '"\\(.tool_input.command) - \\(.tool_input.description // "No description")"' >> ~/log.txt`),
+    ).toEqual([]);
+    expect(found(`python3 -c "import json, sys; sys.exit(2 if '.env' in sys.stdin.read() else 0)"`)).toEqual([]);
+    expect(found("jq -r '.tool_input.file_path' | xargs npx prettier --write")).toEqual([
+      ["/work/repo/.tool_input.file_path", true],
+    ]);
+    expect(found("source .env && sh ./.claude/hooks/x.sh")).toEqual([
+      ["/work/repo/.env", true],
+      ["/work/repo/.claude/hooks/x.sh", false],
+    ]);
+  });
+
   it("marks a path that still holds a variable or a glob as not exact", () => {
     expect(named('sh "$HEDDLE_PROJECT_DIR/hooks/$NAME.sh" hooks/*.sh')).toEqual([
       "~/work/repo/hooks/$NAME.sh",

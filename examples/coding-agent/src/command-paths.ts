@@ -4,10 +4,12 @@ import path from "node:path";
  * Which workspace paths a folder's hook commands and MCP servers run: the files folder trust must hash along with
  * the config files, or a script changed after the user said yes (by a pull, or by the agent) would run unasked.
  *
- * A heuristic over the command text, erring towards naming more: every word that is a path (has a `/`, or starts
- * with `.`), with `$HEDDLE_PROJECT_DIR` / `$CLAUDE_PROJECT_DIR` (and `${...}`) expanded to the folder, resolved
- * against the command's folder. A bare word counts when it is a script's name (`node hook.js`, `sh check.sh`) and
- * such a file exists; other bare words (`npm test`, `touch done.txt`) are not taken for code. Output redirections
+ * A heuristic over the command text, erring towards naming more: every word that is a path (has a `/`), with
+ * `$HEDDLE_PROJECT_DIR` / `$CLAUDE_PROJECT_DIR` (and `${...}`) expanded to the folder, resolved against the
+ * command's folder. A bare word counts when it is a script's name (`node hook.js`, `sh check.sh`) or starts with `.`
+ * (`.env`), and such a file exists; other bare words (`npm test`, `touch done.txt`, a jq filter `.tool_input.command`)
+ * are not taken for code. Words with quotes, backslashes or parentheses are program text (a jq or python program), not
+ * paths. Output redirections
  * (`> log`) are not code and are skipped. What a script itself sources or imports is not followed: keep hook scripts self-contained,
  * or in `.heddle/`, which file tools never change.
  */
@@ -57,9 +59,12 @@ function pathsInWord(raw: string, folder: string, cwd: string): NamedPath[] {
   for (const candidate of candidates) {
     const text = candidate.replace(PROJECT_VARS, folder);
     if (text === "" || text.startsWith("-") || text.startsWith("~")) continue;
-    const bare = !text.includes("/") && !text.startsWith(".");
-    if (bare && !SCRIPT_NAME.test(text)) continue;
+    // Program text, not a file: a jq filter's `"\(.tool_input.command)"`, a `python -c` one-liner.
+    if (/["\\()]/.test(text)) continue;
+    const bare = !text.includes("/");
     const exact = !/[$*?[\]{}`]/.test(text);
+    // A dot-word (`.env`, or a jq path like `.tool_input.file_path`) counts when such a file exists, like a script name.
+    if (bare && (text.startsWith(".") ? !exact : !SCRIPT_NAME.test(text))) continue;
     // An unexpanded variable at the start could be anything: only a path that visibly starts inside counts.
     if (!exact && text.startsWith("$")) continue;
     const resolved = path.resolve(cwd, text);

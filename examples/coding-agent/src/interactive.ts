@@ -4,11 +4,13 @@ import type { AgentTelemetryOptions } from "@heddle/agents";
 import type { McpConnection, SessionRuntime, SqliteSessionStore } from "@heddle/core";
 import type { AgentModel, ToolApprovalDecision, ToolApprovalRequest } from "@heddle/shared";
 import type { CliOptions } from "./args.js";
-import { type HostConfig, startSession } from "./host.js";
+import { type HostConfig, LEAD_ID, startSession } from "./host.js";
 import type { McpConfigSources, McpPersonLink } from "./mcp.js";
 import { runTask } from "./print-mode.js";
 import { describeCall, type TerminalRenderer } from "./render.js";
+import type { SessionStorage } from "./session-store.js";
 import { runSlashCommand } from "./slash-commands.js";
+import { CliTeam } from "./team.js";
 import { TeamView } from "./team-view.js";
 import { keepOwnStyles, sanitizeForTerminal as safe } from "./terminal-text.js";
 import { resolveFolderTrust } from "./trust.js";
@@ -18,6 +20,7 @@ export interface InteractiveContext {
   workspaceRoot: string;
   model: AgentModel;
   store: SqliteSessionStore;
+  storage: SessionStorage;
   renderer: TerminalRenderer;
   mcp?: McpConnection;
   mcpSources?: McpConfigSources;
@@ -34,6 +37,8 @@ export interface ReplState {
   renderer: TerminalRenderer;
   /** The sub-agents of this process, for `/team`. */
   team: TeamView;
+  /** The teammates started with `/team spawn`. */
+  teammates: CliTeam;
   /** Tools the person answered "always" for, this process. */
   alwaysAllow: Set<string>;
   mcpSources?: McpConfigSources;
@@ -47,7 +52,10 @@ export interface ReplState {
 export async function runInteractive(context: InteractiveContext): Promise<number> {
   const { renderer, store } = context;
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY) });
+  // Busy: a turn or a slash command (a compaction) runs. Lines typed meanwhile wait their turn in `queued`; only
+  // Esc or Ctrl-C stops the work.
   let running = false;
+  const queued: string[] = [];
   let lastInterrupt = 0;
   const alwaysAllow = new Set<string>();
   if (context.mcpPerson) {
@@ -64,7 +72,9 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     renderer.stopSpinner();
     renderer.endLine();
     const call = { type: "tool-call" as const, ...request.toolCall };
-    const question = `Allow ${safe(name)} ${describeCall(call)}? ${APPROVAL_KEYS_HINT} `;
+    // A teammate's or sub-agent's call comes here too: the question says whose it is.
+    const who = request.agentId && request.agentId !== LEAD_ID ? ` (for ${safe(request.agentId)})` : "";
+    const question = `Allow ${safe(name)} ${describeCall(call)}${who}? ${APPROVAL_KEYS_HINT} `;
     const answer = process.stdin.isTTY
       ? await askApprovalKey(renderer, question)
       : await askApprovalLine(rl, renderer, question);
@@ -86,6 +96,11 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     workspaceRoot: context.workspaceRoot,
     model: context.model,
     preset: context.options.preset,
+    conventions: context.options.conventions,
+    storage: context.storage,
+    yes: context.options.yes,
+    notice: (line) => renderer.notice(line),
+    extraTools: () => teammates.tools(),
     ...(context.options.maxBudgetUsd !== undefined && { maxBudgetUsd: context.options.maxBudgetUsd }),
     ...(context.telemetry && { telemetry: context.telemetry }),
     approve: context.options.yes ? async () => ({ approved: true }) : approve,
@@ -94,18 +109,25 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
       resolveFolderTrust({
         folder: context.workspaceRoot,
         trustFlag: context.options.trust,
+        claude: context.options.conventions.claude,
         // Only a person at a terminal may grant trust: piped input ("y" in a script) must not.
         ...(process.stdin.isTTY && { ask: (question: string) => ask(rl, renderer.yellow(question)) }),
         notice: (line) => renderer.line(renderer.dim(line)),
       }),
     ...(context.mcp && { mcp: context.mcp }),
   };
+  const teammates = new CliTeam({
+    config: () => state.config,
+    host: () => state.session.host,
+    announce: (line) => announce(renderer.dim(line)),
+  });
   const state: ReplState = {
     session: await startSession(config, store, context.options.resume),
     config,
     store,
     renderer,
     team: new TeamView(),
+    teammates,
     alwaysAllow,
     ...(context.mcpSources && { mcpSources: context.mcpSources }),
     ...(context.options.baseUrl && { baseUrl: context.options.baseUrl }),
@@ -143,29 +165,36 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     rl.prompt();
   });
 
+  // A line about a teammate, arriving while the person may be typing at the prompt: printed above it, and the prompt
+  // (with what was typed so far) drawn again.
+  const announce = (line: string) => {
+    if (running) return renderer.line(line);
+    process.stdout.write("\r\x1b[2K");
+    renderer.line(line);
+    rl.prompt(true);
+  };
+
   const closed = new Promise<void>((resolve) => rl.once("close", resolve));
   rl.setPrompt("› ");
   rl.prompt();
-  rl.on("line", async (raw) => {
-    const line = raw.trim();
-    if (running) return; // typed while a turn runs (approval answers are taken by rl.question)
-    if (line === "") return rl.prompt();
-    if (line.startsWith("/")) {
-      const exit = await runSlashCommand(line, state).catch((error: Error) => {
-        renderer.line(renderer.red(safe(`${error.name}: ${error.message}`)));
-        return false;
-      });
-      if (exit) return rl.close();
-      return rl.prompt();
-    }
+  // One line: a slash command or a turn. Returns true when the REPL should exit.
+  const handle = async (line: string): Promise<boolean> => {
     running = true;
     try {
+      if (line.startsWith("/")) {
+        return await runSlashCommand(line, state).catch((error: Error) => {
+          renderer.line(renderer.red(safe(`${error.name}: ${error.message}`)));
+          return false;
+        });
+      }
       const result = await runTask(state.session, line, {
         json: false,
         renderer,
         onSubagent: (update) => state.team.record(update),
       });
       if (result.status === "aborted" && result.reason === "aborted") renderer.line(renderer.yellow("(turn stopped)"));
+      if (result.reason === "hook_stop" && result.iterations === 0 && result.reasonDetail)
+        renderer.line(renderer.yellow(`blocked by a UserPromptSubmit hook: ${safe(result.reasonDetail)}`));
       if (result.status === "failed" && result.error)
         renderer.line(renderer.red(`model error: ${safe(result.error.message)}`));
     } catch (error) {
@@ -173,9 +202,29 @@ export async function runInteractive(context: InteractiveContext): Promise<numbe
     } finally {
       running = false;
     }
+    return false;
+  };
+  rl.on("line", async (raw) => {
+    const line = raw.trim();
+    if (line === "") return running ? undefined : rl.prompt();
+    if (running) {
+      // Typed while a turn or a compaction runs (approval answers are taken by rl.question): it waits its turn.
+      queued.push(line);
+      renderer.line(
+        renderer.dim(`(queued: ${safe(line.length > 60 ? `${line.slice(0, 59)}…` : line)} — runs when this is done)`),
+      );
+      return;
+    }
+    let next: string | undefined = line;
+    while (next !== undefined) {
+      if (await handle(next)) return rl.close();
+      next = queued.shift();
+      if (next !== undefined) renderer.line(renderer.cyan(`› ${safe(next)}`));
+    }
     rl.prompt();
   });
   await closed;
+  await teammates.close();
   // The cursor may sit after the "› " prompt, which the renderer did not write: end the line so the shell's
   // prompt starts on its own.
   renderer.write("\n");

@@ -29,9 +29,10 @@ export interface McpConfigSources {
  * the folder (`--trust`). A file named with `--mcp-config` is the user's own choice and is always read.
  */
 export function mcpConfigSources(
-  options: { mcpConfig?: string; trust: boolean },
+  options: { mcpConfig?: string; trust: boolean; claude?: boolean },
   workspaceRoot: string,
-  trustedBefore: (folder: string) => boolean = (folder) => checkFolderTrust(folder).trusted,
+  trustedBefore: (folder: string) => boolean = (folder) =>
+    checkFolderTrust(folder, undefined, { ...(options.claude !== undefined && { claude: options.claude }) }).trusted,
 ): McpConfigSources {
   const sources: McpConfigSources = { files: [] };
   const workspaceConfig = join(workspaceRoot, ".heddle", "mcp.json");

@@ -50,3 +50,35 @@ describe("turn summary", () => {
     expect(out()).toContain("· failed (max_iterations)");
   });
 });
+
+describe("command output", () => {
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n");
+
+  it("shows a command's output under its line, collapsed to its first and last lines; /expand shows it whole", () => {
+    const { r, out } = renderer();
+    r.toolFinished(bash("npm test"), result(`Exit code 1\n${lines(20)}\n`), 5);
+    expect(out()).toBe(
+      [
+        "✗ bash npm test — exit 1",
+        "    line 1",
+        "    line 2",
+        "    … 12 more lines",
+        ...[15, 16, 17, 18, 19, 20].map((n) => `    line ${n}`),
+        "",
+      ].join("\n"),
+    );
+    const before = out().length;
+    r.expandLast();
+    expect(out().slice(before)).toBe(`bash npm test — 20 lines:\n${lines(20).replace(/^/gm, "    ")}\n`);
+  });
+
+  it("shows short output whole, no output not at all, and cuts a long line", () => {
+    const { r, out } = renderer();
+    r.toolFinished(bash("echo hi"), result("Exit code 0\nhi\n"), 5);
+    r.toolFinished(bash("true"), result("Exit code 0\n(no output)"), 5);
+    r.toolFinished(bash("cat min.js"), result(`Exit code 0\n${"x".repeat(500)}`), 5);
+    expect(out()).toBe(
+      `✓ bash echo hi — exit 0\n    hi\n✓ bash true — exit 0\n✓ bash cat min.js — exit 0\n    ${"x".repeat(199)}…\n`,
+    );
+  });
+});

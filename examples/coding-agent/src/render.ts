@@ -12,6 +12,13 @@ export interface RenderTarget {
 }
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+/** A command's output under its line: at most this many lines (the first and the last), the rest on `/expand`. */
+const OUTPUT_HEAD = 2;
+const OUTPUT_TAIL = 6;
+/** Each shown line is cut here (a minified file on one line must not flood the screen). */
+const OUTPUT_LINE_CHARS = 200;
+/** `/expand` prints at most this many lines (the tool's own output is capped too). */
+const EXPAND_LINES = 2000;
 
 /**
  * Renders one session's events for a person: streamed text, dimmed reasoning, one line per tool call, diffs.
@@ -23,6 +30,8 @@ export class TerminalRenderer {
   #spinnerLine = "";
   #atLineStart = true;
   #inReasoning = false;
+  /** The last command's whole output, for `/expand`. */
+  #lastOutput: { label: string; lines: string[] } | undefined;
 
   constructor(private readonly out: RenderTarget) {}
 
@@ -95,6 +104,67 @@ export class TerminalRenderer {
       `${mark} ${safe(call.toolName)} ${describeCall(call)} ${this.dim(`— ${outcome(call, output, result.isError)}${seconds}`)}\n`,
     );
     if (!result.isError && (call.toolName === "edit_file" || call.toolName === "write_file")) this.diff(output);
+    if (call.toolName === "bash") this.commandOutput(call, output);
+  }
+
+  /**
+   * A command's output under its line, collapsed: its first and last lines, each cut to 200 characters, and how
+   * many more there are; `/expand` prints the whole of the last one.
+   */
+  commandOutput(call: ToolCallPart, output: string): void {
+    const lines = safe(output)
+      .replace(/^(Exit code \d+|Killed by signal \S+)\n/, "")
+      .split("\n");
+    while (lines.length > 0 && lines.at(-1)!.trim() === "") lines.pop();
+    if (lines.length === 1 && lines[0] === "(no output)") return;
+    this.#lastOutput = { label: `${safe(call.toolName)} ${describeCall(call)}`, lines };
+    const cut = (line: string) => (line.length > OUTPUT_LINE_CHARS ? `${line.slice(0, OUTPUT_LINE_CHARS - 1)}…` : line);
+    const shown =
+      lines.length <= OUTPUT_HEAD + OUTPUT_TAIL + 1
+        ? lines
+        : [
+            ...lines.slice(0, OUTPUT_HEAD),
+            `… ${lines.length - OUTPUT_HEAD - OUTPUT_TAIL} more lines${this.out.tty ? " (/expand shows all)" : ""}`,
+            ...lines.slice(-OUTPUT_TAIL),
+          ];
+    for (const line of shown) this.write(`    ${this.dim(cut(line))}\n`);
+  }
+
+  /** `/expand`: the whole output of the last command (up to 2000 lines). */
+  expandLast(): void {
+    const last = this.#lastOutput;
+    if (!last) {
+      this.line("no command output yet");
+      return;
+    }
+    this.line(this.dim(`${last.label} — ${last.lines.length} lines:`));
+    for (const line of last.lines.slice(-EXPAND_LINES)) this.write(`    ${line}\n`);
+    if (last.lines.length > EXPAND_LINES)
+      this.line(this.dim(`(the first ${last.lines.length - EXPAND_LINES} lines are left out)`));
+  }
+
+  /**
+   * A line that says something is under way, with the seconds it has taken (redrawn on a terminal); the returned
+   * function ends it.
+   */
+  progress(label: string): () => void {
+    this.endLine();
+    const started = Date.now();
+    if (!this.out.tty) {
+      this.write(`${this.dim("…")} ${label}\n`);
+      return () => {};
+    }
+    let frame = 0;
+    const draw = () => {
+      const seconds = Math.floor((Date.now() - started) / 1000);
+      this.out.write(
+        `\r\x1b[2K${this.cyan(SPINNER[frame++ % SPINNER.length]!)} ${label} ${this.dim(`${seconds}s · Esc stops it`)}`,
+      );
+    };
+    draw();
+    this.#spinner = setInterval(draw, 80);
+    this.#spinner.unref?.();
+    return () => this.stopSpinner();
   }
 
   diff(output: string): void {

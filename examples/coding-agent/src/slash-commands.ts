@@ -1,21 +1,28 @@
 import { defaultToolPolicies } from "@heddle/core";
 import { getMessageText } from "@heddle/shared";
-import { startSession } from "./host.js";
+import { promptParts, startSession } from "./host.js";
 import type { ReplState } from "./interactive.js";
 import { describeMcpServers } from "./mcp.js";
 import { resolveModel } from "./provider.js";
 import { formatUsage, formatUsd } from "./render.js";
+import { describePrompt } from "./system-prompt.js";
+import { runTeamCommand } from "./team-commands.js";
+import { sanitizeForTerminal as safe } from "./terminal-text.js";
 
 const HELP = `Commands:
   /model [provider/model]   show the model, or switch to another (the session keeps its history)
   /sessions                 list the sessions stored for this workspace
   /resume <id>              continue a stored session
   /fork                     continue in a new session that branches from here
-  /rewind [n]               undo the last n turns (default 1): transcript and files
+  /rewind [n]               undo the last n turns (default 1), the first one too: transcript and files
   /cost                     tokens and cost of this session, per model
-  /compact                  compact the working context now
+  /compact                  compact the working context now (Esc stops it; what you type meanwhile waits)
+  /expand                   the whole output of the last command (bash output is shown collapsed)
+  /system-prompt            the system prompt: which AGENTS.md / CLAUDE.md files and skills it holds
   /tools                    the tools and whether they ask first
-  /team                     the sub-agents started in this process, their state and cost
+  /team                     teammates (role, state, unread) and the sub-agents of this process
+  /team spawn <name>[:<role>] <task>   start a teammate on a task (it runs under this session's policy)
+  /team send <name> <text>  message a teammate; /team stop [name] stops one or all
   /mcp                      MCP servers: status and tools
   /help                     this list
   /exit                     leave (Ctrl-C twice does too)`;
@@ -93,12 +100,15 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<b
         .map((m, i) => ({ m, i }))
         .filter(({ m }) => m.role === "user" && !(m.metadata?.heddle as { kind?: string } | undefined)?.kind);
       const target = userTurns.at(-turns);
-      const before = target ? history[target.i - 1] : undefined;
-      if (!target || !before) {
-        renderer.line("nothing to rewind to (the first turn cannot be undone; start a new session instead)");
+      if (!target) {
+        renderer.line(
+          userTurns.length === 0 ? "nothing to rewind yet" : `there are only ${userTurns.length} turn(s) to undo`,
+        );
         return false;
       }
-      const result = await state.session.rewind(before.id, { files: true });
+      // The first turn has nothing before it: the session goes back to empty (its files too).
+      const before = history[target.i - 1];
+      const result = await state.session.rewind(before ? before.id : null, { files: true });
       renderer.line(`rewound ${turns} turn(s): "${getMessageText(target.m).slice(0, 60)}" and after are undone`);
       for (const file of result.files)
         renderer.line(renderer.dim(`  ${file.action === "delete" ? "removed" : "restored"} ${file.path}`));
@@ -112,7 +122,9 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<b
       return false;
     }
     case "compact": {
-      const result = await state.session.compact();
+      const history = await state.session.history();
+      const done = renderer.progress(`compacting the working context (${history.length} messages)…`);
+      const result = await state.session.compact().finally(done);
       if (result.compacted) {
         renderer.line(
           `working context compacted: ~${result.tokensBefore} → ~${result.tokensAfter} tokens (the stored transcript stays whole)`,
@@ -130,9 +142,14 @@ export async function runSlashCommand(line: string, state: ReplState): Promise<b
         );
       return false;
     }
+    case "expand":
+      renderer.expandLast();
+      return false;
+    case "system-prompt":
+      for (const line of describePrompt(promptParts(state.config))) renderer.line(safe(line));
+      return false;
     case "team":
-      renderer.line("sub-agents (this process):");
-      for (const line of state.team.lines()) renderer.line(line);
+      await runTeamCommand(args, line, state);
       return false;
     case "tools": {
       const policies = defaultToolPolicies(state.config.preset);

@@ -6,6 +6,13 @@ import { type NamedPath, pathsInArgument, pathsInShellCommand } from "./command-
 
 /** The project files that make a folder run commands, relative to the folder. */
 export const PROJECT_CONFIG_FILES = [".heddle/settings.json", ".heddle/mcp.json"] as const;
+/** Claude Code's settings files, whose hooks heddle-code runs too unless Claude Code's files are turned off. */
+export const CLAUDE_CONFIG_FILES = [".claude/settings.json", ".claude/settings.local.json"] as const;
+
+/** The config files a folder's trust covers: Heddle's, and Claude Code's unless `claude` is false. */
+export function projectConfigFiles(options: { claude?: boolean } = {}): string[] {
+  return [...PROJECT_CONFIG_FILES, ...(options.claude === false ? [] : CLAUDE_CONFIG_FILES)];
+}
 
 /** A referenced file larger than this is not read: the folder is then asked about each time. */
 const MAX_HASHED_BYTES = 64 * 1024 * 1024;
@@ -28,18 +35,19 @@ export interface ProjectConfigState {
  * Reads the folder's config files (never blocking on a special file) and the workspace files their commands name,
  * and hashes all of it. Any byte of any of them changing (a same-length edit too) changes the hash.
  */
-export function projectConfigState(folder: string): ProjectConfigState {
+export function projectConfigState(folder: string, options: { claude?: boolean } = {}): ProjectConfigState {
   const hash = createHash("sha256");
   const state: ProjectConfigState = { hash: "", configFiles: [], referencedFiles: [], unhashable: [], refused: [] };
   const parsed: { [file: string]: unknown } = {};
-  for (const file of PROJECT_CONFIG_FILES) {
+  for (const file of projectConfigFiles(options)) {
     const read = readForHash(path.join(folder, file));
     if (read.content) {
       state.configFiles.push(file);
       hash.update(`config\0${file}\0${read.content.length}\0`).update(read.content);
       parsed[file] = parseJson(read.content);
     } else if (read.missing) {
-      hash.update(`config\0${file}\0absent\0`);
+      // An absent Claude Code file adds nothing: a folder trusted before they were read keeps its hash.
+      if ((PROJECT_CONFIG_FILES as readonly string[]).includes(file)) hash.update(`config\0${file}\0absent\0`);
     } else {
       state.refused.push(`${file} is ${read.problem}`);
       hash.update(`config\0${file}\0refused\0`);
@@ -47,6 +55,7 @@ export function projectConfigState(folder: string): ProjectConfigState {
   }
   const named = [
     ...hookCommandPaths(parsed[".heddle/settings.json"], folder),
+    ...CLAUDE_CONFIG_FILES.flatMap((file) => hookCommandPaths(parsed[file], folder)),
     ...mcpServerPaths(parsed[".heddle/mcp.json"], folder),
   ];
   const seen = new Set<string>();

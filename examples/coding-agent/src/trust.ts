@@ -5,8 +5,8 @@ import path from "node:path";
 import { projectConfigState } from "./trust-hash.js";
 
 /**
- * Folder trust: a cloned repository's `.heddle/settings.json` (command hooks) and `.heddle/mcp.json` (MCP
- * servers) run commands with the user's rights, so the host runs them only once the user has trusted the folder.
+ * Folder trust: a cloned repository's `.heddle/settings.json` and Claude Code's `.claude/settings.json` and
+ * `.claude/settings.local.json` (command hooks) and `.heddle/mcp.json` (MCP servers) run commands with the user's rights, so the host runs them only once the user has trusted the folder.
  * Trust is remembered per folder (its real path) AND per content hash of those files and of every workspace file
  * their commands name (trust-hash.ts), outside the workspace (`$XDG_CONFIG_HOME/heddle/trusted.json`, else
  * `~/.heddle/trusted.json`): a changed byte in any of them asks again. A command that names a workspace path that
@@ -14,7 +14,7 @@ import { projectConfigState } from "./trust-hash.js";
  * FIFO) is never read: nothing of it runs.
  */
 
-export { PROJECT_CONFIG_FILES, projectConfigState } from "./trust-hash.js";
+export { CLAUDE_CONFIG_FILES, PROJECT_CONFIG_FILES, projectConfigFiles, projectConfigState } from "./trust-hash.js";
 
 export interface FolderTrust {
   /** The folder's real path, the key trust is stored under. */
@@ -64,9 +64,13 @@ function readStore(file: string): TrustStore {
 }
 
 /** Whether `folder` is trusted with its current config files and the files their commands run. */
-export function checkFolderTrust(folder: string, storeFile = trustStoreFile()): FolderTrust {
+export function checkFolderTrust(
+  folder: string,
+  storeFile = trustStoreFile(),
+  options: { claude?: boolean } = {},
+): FolderTrust {
   const real = realpathSync(folder);
-  const state = projectConfigState(real);
+  const state = projectConfigState(real, options);
   const stored = readStore(storeFile).folders[real];
   const checkable = state.unhashable.length === 0 && state.refused.length === 0;
   return {
@@ -91,6 +95,8 @@ export interface ResolveTrustOptions {
   folder: string;
   /** `--trust`: trust the folder for this run without asking (not remembered). */
   trustFlag: boolean;
+  /** Claude Code's settings files count (default true; false with `--no-claude`). */
+  claude?: boolean;
   /** Asks the person; absent when no one is there (print mode, no terminal): the folder is then not trusted. */
   ask?: (question: string) => Promise<string>;
   /** One line for the person (a notice on stderr in print mode). */
@@ -105,7 +111,9 @@ export interface ResolveTrustOptions {
  */
 export async function resolveFolderTrust(options: ResolveTrustOptions): Promise<boolean> {
   const storeFile = options.storeFile ?? trustStoreFile();
-  const trust = checkFolderTrust(options.folder, storeFile);
+  const trust = checkFolderTrust(options.folder, storeFile, {
+    ...(options.claude !== undefined && { claude: options.claude }),
+  });
   if (trust.refused.length > 0) {
     // Never read, so nothing of it can run: not even --trust changes that.
     options.notice(

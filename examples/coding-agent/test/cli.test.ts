@@ -10,10 +10,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCliArgs, UsageError } from "../src/args.js";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), "heddle-code-cli-test-"));
+// Sessions are kept in the user's data folder: here, the test's own.
+const dataHome = join(scratch, "data");
 const run = (args: string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [cli, ...args], {
     encoding: "utf8",
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1", ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      XDG_DATA_HOME: dataHome,
+      NO_COLOR: "1",
+      ...env,
+    },
     timeout: 60_000,
   });
 
@@ -21,7 +30,13 @@ const run = (args: string[], env: Record<string, string> = {}) =>
 function runAsync(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [cli, ...args], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1", ...env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "/tmp",
+        XDG_DATA_HOME: dataHome,
+        NO_COLOR: "1",
+        ...env,
+      },
     });
     let stdout = "";
     let stderr = "";
@@ -35,7 +50,6 @@ function runAsync(args: string[], env: Record<string, string> = {}) {
   });
 }
 
-const scratch = mkdtempSync(join(tmpdir(), "heddle-code-cli-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 beforeAll(() => {
@@ -81,7 +95,7 @@ describe("heddle-code command line", () => {
 
   it("--json piped into a reader that stops early (head) exits quietly, without an EPIPE crash", async () => {
     const child = spawn(process.execPath, [cli, "--demo", "--json"], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1" },
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", XDG_DATA_HOME: dataHome, NO_COLOR: "1" },
     });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));

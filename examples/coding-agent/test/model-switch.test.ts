@@ -46,7 +46,7 @@ it("/model <same provider>/<model> keeps the --base-url server", async () => {
       "150",
       "-y",
       "40",
-      `NO_COLOR=1 node ${cli} --base-url ${url} --model first-model --cwd ${cwd} 2>/dev/null`,
+      `NO_COLOR=1 XDG_DATA_HOME=${cwd}/.data node ${cli} --base-url ${url} --model first-model --cwd ${cwd} 2>/dev/null`,
     );
     await waitFor((s) => s.includes("openai-compatible/first-model") && s.includes("› "), "the prompt");
     tmux("send-keys", "-t", session, "-l", "/model openai-compatible/second-model");

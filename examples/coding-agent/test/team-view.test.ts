@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { ReplState } from "../src/interactive.js";
 import { TerminalRenderer } from "../src/render.js";
 import { runSlashCommand } from "../src/slash-commands.js";
+import { CliTeam } from "../src/team.js";
 import { TeamView } from "../src/team-view.js";
 
 describe("/team", () => {
@@ -16,7 +17,16 @@ describe("/team", () => {
     };
     const renderer = new TerminalRenderer({ write, color: false, tty: false });
     const team = new TeamView();
-    const state = { renderer, team } as unknown as ReplState;
+    const teammates = new CliTeam({
+      config: () => {
+        throw new Error("no teammate is started here");
+      },
+      host: () => {
+        throw new Error("no teammate is started here");
+      },
+      announce: () => {},
+    });
+    const state = { renderer, team, teammates } as unknown as ReplState;
 
     await runSlashCommand("/team", state);
     expect(output).toContain("no sub-agents yet");

@@ -60,7 +60,7 @@ it("escape sequences from the model's answer and a file name reach the terminal 
     "-y",
     "50",
     // NO_COLOR (CI sets it for vitest) would turn off the renderer's own colours, which this test checks for.
-    `env -u NO_COLOR TERM=xterm-256color node ${cli} --base-url ${server.baseUrl("openai-chat")} --model hostile --cwd ${cwd} 2>/dev/null`,
+    `env -u NO_COLOR TERM=xterm-256color XDG_DATA_HOME=${cwd}/.data node ${cli} --base-url ${server.baseUrl("openai-chat")} --model hostile --cwd ${cwd} 2>/dev/null`,
   );
   const titleBefore = tmux("display-message", "-p", "-t", session, "#{pane_title}").trim();
   await waitFor((s) => s.includes("openai-compatible/hostile") && s.includes("› "), "the prompt");

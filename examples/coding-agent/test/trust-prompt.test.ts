@@ -47,7 +47,7 @@ async function start(folder: string): Promise<void> {
     "200",
     "-y",
     "50",
-    `XDG_CONFIG_HOME=${config} NO_COLOR=1 node ${cli} --demo -i --preset edit --cwd ${folder}`,
+    `XDG_CONFIG_HOME=${config} XDG_DATA_HOME=${join(base, "data")} NO_COLOR=1 node ${cli} --demo -i --preset edit --cwd ${folder}`,
   );
 }
 

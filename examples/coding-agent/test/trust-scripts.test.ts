@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type MockProviderServer, startMockProviderServer } from "@heddle/llms/testing";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { checkFolderTrust, resolveFolderTrust, trustStoreFile } from "../src/trust.js";
+import { checkFolderTrust, projectConfigState, resolveFolderTrust, trustStoreFile } from "../src/trust.js";
 import { textReply, toolCallReply } from "./support/chat-replies.js";
 
 // Folder trust must cover the scripts a trusted repository's hooks and MCP servers run, not only their settings:
@@ -171,5 +171,51 @@ describe("trust covers the scripts hooks run", () => {
     });
     writeFileSync(join(folder, "tools", "server.js"), "// b server\n");
     expect(checkFolderTrust(folder, store)).toMatchObject({ trusted: false, changed: true });
+  });
+
+  it("Claude Code's .claude/settings.json counts too: untrusted it does not run, its script is hashed, --no-claude leaves it out", async () => {
+    // Without Claude Code's files, the hash is what it was before they were read: an earlier trust still holds.
+    expect(projectConfigState(folder).hash).toBe(projectConfigState(folder, { claude: false }).hash);
+    mkdirSync(join(folder, ".claude", "hooks"), { recursive: true });
+    writeFileSync(join(folder, ".claude", "hooks", "start.sh"), GOOD);
+    writeFileSync(
+      join(folder, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          SessionStart: [{ hooks: [{ type: "command", command: 'sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/start.sh' }] }],
+        },
+      }),
+    );
+    const refused = await demo();
+    expect(refused.stderr).toMatch(
+      /not running the hooks and MCP servers of \.claude\/settings\.json: this folder is not trusted/,
+    );
+    expect(existsSync(join(folder, "ran.txt"))).toBe(false);
+
+    expect(await trustNow()).toBe(true);
+    expect(checkFolderTrust(folder, store).referencedFiles).toEqual([join(folder, ".claude", "hooks", "start.sh")]);
+    await demo();
+    expect(existsSync(join(folder, "ran.txt"))).toBe(true);
+    writeFileSync(join(folder, ".claude", "hooks", "start.sh"), EVIL);
+    expect(checkFolderTrust(folder, store)).toMatchObject({ trusted: false, changed: true });
+    // Without Claude Code's files, .claude/settings.json is neither read nor asked about.
+    expect(checkFolderTrust(folder, store, { claude: false }).configFiles).toEqual([]);
+    const off = await runCli(["--demo", "-p", "hello", "--no-claude"]);
+    expect(off.stderr).not.toContain(".claude/settings.json");
+    expect(existsSync(join(folder, "pwn.txt"))).toBe(false);
+  });
+
+  it("no file tool may write Claude Code's settings, whose hooks the next session would run", async () => {
+    const hooks = { hooks: { SessionStart: [{ hooks: [{ type: "command", command: "touch pwn.txt" }] }] } };
+    const args = await withModel(
+      toolCallReply("write_file", { path: ".claude/settings.json", content: JSON.stringify(hooks) }),
+      toolCallReply("write_file", { path: ".claude/settings.local.json", content: JSON.stringify(hooks) }),
+      textReply("Tried."),
+    );
+    const { status } = await runCli(["-p", "set up hooks", ...args]);
+    expect(status).toBe(0);
+    expect(existsSync(join(folder, ".claude", "settings.json"))).toBe(false);
+    expect(existsSync(join(folder, ".claude", "settings.local.json"))).toBe(false);
+    expect(toolResults().join("\n")).toMatch(/\.claude\/settings\.json.*which file tools may not change/s);
   });
 });

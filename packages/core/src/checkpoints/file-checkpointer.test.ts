@@ -168,6 +168,37 @@ describe("session rewind with files", () => {
     },
   );
 
+  it("rewind(null) undoes the first turn too: an empty history and the files as they were before it", async () => {
+    await writeFile(path.join(root, "kept.txt"), "original");
+    const model = createScriptedModel([
+      {
+        toolCalls: [
+          { id: "w1", name: "write_file", input: { path: "kept.txt", content: "changed" } },
+          { id: "w2", name: "write_file", input: { path: "made.txt", content: "new" } },
+        ],
+      },
+      { text: "Wrote both." },
+      { text: "Fresh start." },
+    ]);
+    const session = await createSession({
+      store: new MemorySessionStore(),
+      model,
+      tools: createDefaultTools({ workspaceRoot: root, preset: "edit" }),
+      workspaceRoot: root,
+    });
+    await session.send("write the files");
+    expect(await read("kept.txt")).toBe("changed");
+    expect((await session.previewRewind(null)).messagesRemoved).toBe(4);
+    const result = await session.rewind(null, { files: true });
+    expect(result.headMessageId).toBeNull();
+    expect(await session.history()).toEqual([]);
+    expect(await read("kept.txt")).toBe("original");
+    expect(await exists("made.txt")).toBe(false);
+    await session.send("again");
+    expect((await session.history()).map(getMessageText)).toEqual(["again", "Fresh start."]);
+    await session.close();
+  });
+
   it("a rewind removes a file the agent created and leaves the folders it created in place", async () => {
     const model = createScriptedModel([
       { text: "Hello." },

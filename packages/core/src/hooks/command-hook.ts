@@ -17,11 +17,21 @@ export interface HookOutput {
   /** Claude Code: `continue: false` is `stop: true`. */
   continue?: boolean;
   stopReason?: string;
+  /** Claude Code: a line shown to the person (Heddle logs it with the engine's logger). */
+  systemMessage?: string;
+  /** Claude Code: hide the hook's stdout from its transcript (Heddle never shows it: accepted, no effect). */
+  suppressOutput?: boolean;
   hookSpecificOutput?: {
-    permissionDecision?: "allow" | "deny" | "ask";
+    hookEventName?: string;
+    /** `defer` (Claude Code) decides nothing. */
+    permissionDecision?: "allow" | "deny" | "ask" | "defer";
     permissionDecisionReason?: string;
     updatedInput?: unknown;
     additionalContext?: string;
+    /** PermissionRequest (Claude Code): allow or deny in the person's place. */
+    decision?: { behavior?: "allow" | "deny"; updatedInput?: unknown; message?: string; interrupt?: boolean };
+    /** PostToolUse of an MCP tool (Claude Code): the result the model gets instead. */
+    updatedMCPToolOutput?: unknown;
   };
 }
 
@@ -32,6 +42,10 @@ export interface HookDecision {
   updatedInput?: unknown;
   additionalContext?: string;
   stop?: boolean;
+  /** A line for the person, not the model (Claude Code's `systemMessage`). */
+  systemMessage?: string;
+  /** PostToolUse: the tool's output to use instead (Claude Code's `updatedMCPToolOutput`, MCP tools only). */
+  updatedToolOutput?: unknown;
 }
 
 /**
@@ -54,18 +68,27 @@ export class HookExecutionError extends HeddleError {
 /** Maps any `HookOutput` to a decision; `undefined` for nothing to do. */
 export function normalizeHookOutput(output: HookOutput | void | undefined | null): HookDecision {
   if (!output || typeof output !== "object") return {};
-  const specific = output.hookSpecificOutput ?? {};
-  const raw = specific.permissionDecision ?? output.decision;
+  const specific =
+    typeof output.hookSpecificOutput === "object" && output.hookSpecificOutput !== null
+      ? output.hookSpecificOutput
+      : {};
+  // PermissionRequest's own shape: {decision: {behavior, updatedInput?, message?, interrupt?}}.
+  const permission =
+    typeof specific.decision === "object" && specific.decision !== null ? specific.decision : undefined;
+  const raw = permission?.behavior ?? specific.permissionDecision ?? output.decision;
   const decision = raw === "block" ? "deny" : raw === "approve" ? "allow" : raw;
   const result: HookDecision = {};
   if (decision === "allow" || decision === "deny" || decision === "ask") result.decision = decision;
-  const reason = specific.permissionDecisionReason ?? output.reason ?? output.stopReason;
+  const reason = permission?.message ?? specific.permissionDecisionReason ?? output.reason ?? output.stopReason;
   if (typeof reason === "string") result.reason = reason;
-  const updatedInput = specific.updatedInput ?? output.updatedInput;
+  const updatedInput = permission?.updatedInput ?? specific.updatedInput ?? output.updatedInput;
   if (updatedInput !== undefined) result.updatedInput = updatedInput;
   const context = specific.additionalContext ?? output.additionalContext;
   if (typeof context === "string" && context.length > 0) result.additionalContext = context;
-  if (output.stop === true || output.continue === false) {
+  if (specific.updatedMCPToolOutput !== undefined) result.updatedToolOutput = specific.updatedMCPToolOutput;
+  if (typeof output.systemMessage === "string" && output.systemMessage !== "")
+    result.systemMessage = output.systemMessage;
+  if (output.stop === true || output.continue === false || permission?.interrupt === true) {
     result.stop = true;
     if (output.stopReason !== undefined) result.reason = output.stopReason;
   }
@@ -83,6 +106,8 @@ export interface RunCommandHookOptions {
   plainStdoutIsContext: boolean;
   /** Run the hook under bubblewrap. */
   sandbox?: ResolvedSandbox;
+  /** Claude Code compatibility: stdout that is not valid JSON is plain text, as there, not a failure. */
+  compat?: boolean;
 }
 
 const DEFAULT_TIMEOUT_S = 60;
@@ -125,10 +150,12 @@ export async function runCommandHook(options: RunCommandHookOptions): Promise<Ho
   }
   const stdout = result.stdout.trim();
   if (stdout === "") return {};
-  if (!stdout.startsWith("{")) return options.plainStdoutIsContext ? { additionalContext: stdout } : {};
+  const plain = () => (options.plainStdoutIsContext ? { additionalContext: stdout } : {});
+  if (!stdout.startsWith("{")) return plain();
   try {
     return normalizeHookOutput(JSON.parse(stdout) as HookOutput);
   } catch (error) {
+    if (options.compat) return plain();
     throw new HookExecutionError(event, hook.command, `printed invalid JSON: ${(error as Error).message}`, 0);
   }
 }

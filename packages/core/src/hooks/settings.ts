@@ -43,6 +43,13 @@ export interface HookMatcherConfig {
 export interface HookSettings {
   hooks?: { [E in HookEventName]?: HookMatcherConfig[] };
   /**
+   * Run these hooks in Claude Code compatibility mode: they see Claude Code's tool names and inputs (`Bash`,
+   * `Edit`, `file_path`, a `tool_response` object), their matchers match those names, an exit code other than 0
+   * and 2 is a non-blocking error, and a PreToolUse `allow` skips the permission prompt (see docs/hooks.md). On for
+   * `.claude/settings.json` and `.claude/settings.local.json` (`claudeSettings`); off unless set elsewhere.
+   */
+  claudeCompat?: boolean;
+  /**
    * Variables command hooks get even though their names look secret (`*_API_KEY`, `*_TOKEN`, ...: see
    * `isSecretEnvName`); without this, hooks never see them.
    */
@@ -82,6 +89,7 @@ const settingsSchema = z
   .object({
     hooks: z.partialRecord(z.enum(HOOK_EVENTS), z.array(matcherSchema)).optional(),
     passEnv: z.array(z.string().min(1)).optional(),
+    claudeCompat: z.boolean().optional(),
   })
   .loose();
 

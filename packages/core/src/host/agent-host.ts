@@ -5,7 +5,13 @@
  * guidance, telemetry or limits.
  */
 import { AgentRuntime } from "@heddle/agents";
-import type { AgentHooks, AgentRuntimeConfig, AgentTool, AgentToolSource } from "@heddle/shared";
+import type {
+  AgentHooks,
+  AgentRuntimeConfig,
+  AgentTool,
+  AgentToolSource,
+  CompletionGuardContext,
+} from "@heddle/shared";
 import type { FileCheckpointer } from "../checkpoints/index.js";
 import { createSkillsPromptHooks, createTodoReminderHooks } from "../guidance/index.js";
 import { createHookEngine, type HookEngine, type HookEngineOptions } from "../hooks/index.js";
@@ -173,8 +179,21 @@ export class AgentHost {
     const guidance = policy.guidance;
     const offered = tools && host.#offer(tools, { host, scope, model: config.model });
     const effectiveTelemetry = telemetry ?? policy.telemetry;
+    // A Stop hook may block the end of a session's or teammate's run, a SubagentStop hook the end of a sub-agent's.
+    const hookGuard = !engine
+      ? undefined
+      : this.#links.subagent
+        ? engine.subagentGuard &&
+          ((ctx: CompletionGuardContext) =>
+            engine.subagentGuard!(ctx, {
+              ...(config.agentRole !== undefined && { agentType: config.agentRole }),
+              ...(config.parentAgentId !== undefined && { parentAgentId: config.parentAgentId }),
+            }))
+        : engine.completionGuard;
+    const stopGuard = hookGuard ? stopHookGuard(hookGuard, config) : undefined;
     return new AgentRuntime({
       ...config,
+      ...stopGuard,
       ...(offered && { tools: offered }),
       ...(policy.toolPolicies && { toolPolicies: policy.toolPolicies }),
       ...(policy.requestToolApproval && { requestToolApproval: policy.requestToolApproval }),
@@ -225,6 +244,27 @@ export class AgentHost {
   enabledTools(tools: readonly AgentTool[]): AgentTool[] {
     return tools.filter((tool) => isToolEnabled(this.policy.toolPolicies, tool));
   }
+}
+
+/** Claude Code ends a turn after 8 consecutive Stop-hook blocks; so does a host (unless the spec says otherwise). */
+const STOP_HOOK_BLOCK_CAP = 8;
+
+/**
+ * The spec's own completion guard (either spelling) followed by the engine's Stop hooks: the spec's reminder wins,
+ * else a Stop hook may block the end of the run.
+ */
+function stopHookGuard(
+  hooks: (ctx: CompletionGuardContext) => Promise<string | undefined>,
+  config: Omit<AgentSpec, "firstHooks" | "lastHooks" | "safetyListeners">,
+): Pick<AgentRuntimeConfig, "completionGuard" | "completionPolicy" | "maxCompletionReminders"> {
+  const policy = config.completionPolicy;
+  const own = config.completionGuard ?? (policy?.completionGuard ? policy.completionGuard.bind(policy) : undefined);
+  const completionPolicy = policy ? { ...policy, completionGuard: undefined } : undefined;
+  return {
+    completionGuard: async (ctx) => (own ? await own(ctx) : undefined) || (await hooks(ctx)),
+    ...(completionPolicy && { completionPolicy }),
+    maxCompletionReminders: config.maxCompletionReminders ?? STOP_HOOK_BLOCK_CAP,
+  };
 }
 
 /** The hook engine's tool events only, for a sub-agent. */

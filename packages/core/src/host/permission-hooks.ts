@@ -10,6 +10,9 @@ import type { ToolApprover } from "./policy.js";
  */
 export function withPermissionHooks(approver: ToolApprover, engine: HookEngine): ToolApprover {
   return async (request: ToolApprovalRequest): Promise<ToolApprovalDecision> => {
+    // A Claude Code compatibility-mode PreToolUse hook allowed this call: as there, no one is asked.
+    if (engine.hookApproved?.(request.toolCall.toolCallId))
+      return { approved: true, reason: "allowed by a PreToolUse hook" };
     const fields = {
       tool_name: request.toolCall.toolName,
       tool_input: request.input,

@@ -12,14 +12,18 @@ export interface HistoryScope {
   compactor: Compactor | undefined;
 }
 
-/** Moves the head back to `toMessageId`; with `{files: true}`, also puts back files changed after it. */
+/**
+ * Moves the head back to `toMessageId` (`null`: before the first message, an empty history); with `{files: true}`,
+ * also puts back files changed after it.
+ */
 export async function rewindHistory(
   scope: HistoryScope,
-  toMessageId: string,
+  toMessageId: string | null,
   options: { files?: boolean },
 ): Promise<RewindResult> {
   const { store, sessionId, compactor } = scope;
-  if (!(await store.getMessage(sessionId, toMessageId))) throw new MessageNotFoundError(sessionId, toMessageId);
+  if (toMessageId !== null && !(await store.getMessage(sessionId, toMessageId)))
+    throw new MessageNotFoundError(sessionId, toMessageId);
   const files = options.files ? await restoreFileCheckpoints(restoreOptions(scope, toMessageId)) : [];
   await store.setHead(sessionId, toMessageId);
   // A working context built on messages the rewind removed is stale: the next request starts from the transcript.
@@ -35,9 +39,13 @@ export async function rewindHistory(
 }
 
 /** What `rewindHistory(scope, toMessageId, {files: true})` would change, without changing it. */
-export async function previewRewindHistory(scope: HistoryScope, toMessageId: string): Promise<RewindPreview> {
+export async function previewRewindHistory(scope: HistoryScope, toMessageId: string | null): Promise<RewindPreview> {
   const { store, sessionId } = scope;
   const history = await store.getHistory(sessionId);
+  if (toMessageId === null) {
+    const files = scope.workspaceRoot ? await previewFileRestore(restoreOptions(scope, null)) : [];
+    return { messagesRemoved: history.length, files };
+  }
   const index = history.findIndex((m) => m.id === toMessageId);
   const target = await store.getHistory(sessionId, { headMessageId: toMessageId });
   const kept = index >= 0 ? index + 1 : target.filter((m) => history.some((h) => h.id === m.id)).length;
@@ -45,7 +53,7 @@ export async function previewRewindHistory(scope: HistoryScope, toMessageId: str
   return { messagesRemoved: history.length - kept, files };
 }
 
-function restoreOptions(scope: HistoryScope, toMessageId: string) {
+function restoreOptions(scope: HistoryScope, toMessageId: string | null) {
   if (!scope.workspaceRoot)
     throw new InvalidSessionInputError(
       "rewind with files needs the session's workspaceRoot (give it to createSession/openSession)",
@@ -54,6 +62,6 @@ function restoreOptions(scope: HistoryScope, toMessageId: string) {
     store: scope.store,
     sessionId: scope.sessionId,
     workspaceRoot: scope.workspaceRoot,
-    afterMessageId: toMessageId,
+    ...(toMessageId !== null && { afterMessageId: toMessageId }),
   };
 }

@@ -31,7 +31,10 @@ export function createSessionCompactor(deps: SessionCompactionDeps): Compactor |
         await deps.flushWrites();
         await store.saveWorkingContext(sessionId, context);
       },
-      emit: (event) => deps.emit({ ...event, sessionId }),
+      emit: (event) => {
+        if (event.type === "compaction-finished" && event.error === undefined) hooks?.compacted();
+        deps.emit({ ...event, sessionId });
+      },
     },
     deps.working,
   );

@@ -15,8 +15,8 @@ import type { HookEngine, HookEngineOptions } from "../hooks/index.js";
 /** Command hooks of a session: the hook engine's options; the session fills in `workspaceRoot` and `sessionId`. */
 export type CommandHookOptions = Omit<HookEngineOptions, "workspaceRoot" | "sessionId">;
 
-/** How the session came to be, as `SessionStart` reports it in `source`. */
-export type SessionStartSource = "startup" | "resume";
+/** How the session came to be (or came back, after a compaction), as `SessionStart` reports it in `source`. */
+export type SessionStartSource = "startup" | "resume" | "compact";
 
 /** What the hooks decided before a turn: block it, or add context to its first model request. */
 export type TurnGate = { blocked: true; reason: string } | { blocked: false; context?: string };
@@ -39,7 +39,7 @@ export class SessionHooks {
     this.#sessionId = sessionId;
   }
 
-  /** Fires SessionStart (first turn only) and UserPromptSubmit with the prompt's text. */
+  /** Fires SessionStart (first turn, and the turn after a compaction) and UserPromptSubmit with the prompt's text. */
   async beforeTurn(input: AgentRunInput, signal: AbortSignal): Promise<TurnGate> {
     const source = this.#startSource;
     if (source !== undefined) {
@@ -98,6 +98,14 @@ export class SessionHooks {
         return instructions ? { instructions } : undefined;
       },
     };
+  }
+
+  /**
+   * The working context was compacted: as in Claude Code, `SessionStart` fires again (`source: "compact"`) before
+   * the next turn, so a hook can put back what the summary dropped.
+   */
+  compacted(): void {
+    this.#startSource ??= "compact";
   }
 
   async sessionEnd(reason: string): Promise<void> {

@@ -57,7 +57,8 @@ export interface SessionOptions extends Omit<AgentRuntimeConfig, "initialMessage
 
 /** What `rewind` did. */
 export interface RewindResult {
-  headMessageId: string;
+  /** The new head; `null` after a rewind to before the first message. */
+  headMessageId: string | null;
   /** Files put back (only with `{files: true}`). */
   files: FileRestoreChange[];
 }

@@ -198,14 +198,17 @@ export class SessionRuntime {
     return this.#internals.reopen(record.id);
   }
 
-  /** Moves the head back to `toMessageId`; with `{files: true}`, also puts back files changed after it. */
-  async rewind(toMessageId: string, options: { files?: boolean } = {}): Promise<RewindResult> {
+  /**
+   * Moves the head back to `toMessageId`, or with `null` to before the first message (the first turn undone too);
+   * with `{files: true}`, also puts back files changed after it.
+   */
+  async rewind(toMessageId: string | null, options: { files?: boolean } = {}): Promise<RewindResult> {
     this.#assertIdle("rewind");
     return rewindHistory(this.#historyScope(), toMessageId, options);
   }
 
   /** What `rewind(toMessageId, {files: true})` would change. */
-  async previewRewind(toMessageId: string): Promise<RewindPreview> {
+  async previewRewind(toMessageId: string | null): Promise<RewindPreview> {
     this.#assertOpen();
     return previewRewindHistory(this.#historyScope(), toMessageId);
   }
