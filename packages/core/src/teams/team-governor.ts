@@ -115,11 +115,11 @@ export class TeamGovernor {
     const max = this.limits.maxMessageBytes;
     if (text.length * 3 <= max || Buffer.byteLength(text, "utf8") <= max) return text;
     const note = "\n[... cut: the report was longer than the team's maxMessageBytes]";
-    return (
-      Buffer.from(text, "utf8")
-        .subarray(0, Math.max(0, max - Buffer.byteLength(note) - 4))
-        .toString("utf8") + note
-    );
+    const bytes = Buffer.from(text, "utf8");
+    let end = Math.max(0, max - Buffer.byteLength(note));
+    // Back to the start of a character: a cut inside one would leave a U+FFFD behind.
+    while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+    return bytes.subarray(0, end).toString("utf8") + note;
   }
 
   /** The limit that forbids another turn now (turns or budget used up), if any. */
