@@ -1,7 +1,14 @@
 import type { AgentTool, ToolApprovalRequest, ToolPolicy } from "@heddle/shared";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { narrowPolicy, policyOf, type ToolApprover, type ToolPolicies } from "./policy.js";
+import {
+  narrowApprover,
+  narrowPolicy,
+  narrowToolPolicies,
+  policyOf,
+  type ToolApprover,
+  type ToolPolicies,
+} from "./policy.js";
 
 // What the agent loop does with a call, given its tool rules and approver (agents/src/tool-calls.ts: policy, then
 // approval): disabled → refused; must ask with no approver → refused; auto-approved or no approver → runs; else
@@ -102,4 +109,90 @@ describe("narrowPolicy", () => {
     expect(narrowPolicy({ safety: false }, { safety: {} }).safety).toEqual({});
     expect(narrowPolicy({ safety: false }, {}).safety).toBe(false);
   });
+
+  it("passes an edited input from the child's approver to the parent's, and returns the last edit", async () => {
+    const seen: unknown[] = [];
+    const approver = narrowApprover(
+      {
+        toolPolicies: { bash: { autoApprove: false } },
+        requestToolApproval: (request) => {
+          seen.push(request.input, request.toolCall.input);
+          return { approved: true, updatedInput: { command: "ls -la" } };
+        },
+      },
+      { requestToolApproval: () => ({ approved: true, updatedInput: { command: "ls" } }) },
+    )!;
+    const decision = await approver(request("bash", { command: "rm -rf /" }));
+    expect(seen).toEqual([{ command: "ls" }, { command: "ls" }]);
+    expect(decision).toEqual({ approved: true, updatedInput: { command: "ls -la" } });
+    // An edit by the child alone still reaches the caller.
+    const childOnly = narrowApprover(
+      {},
+      { requestToolApproval: () => ({ approved: true, reason: "ok", updatedInput: { command: "pwd" } }) },
+    )!;
+    expect(await childOnly(request("bash", { command: "x" }))).toEqual({
+      approved: true,
+      reason: "ok",
+      updatedInput: { command: "pwd" },
+    });
+    // No edit: the decision is returned as it was given.
+    const plain = narrowApprover({}, { requestToolApproval: () => ({ approved: true, reason: "fine" }) })!;
+    expect(await plain(request("bash", {}))).toEqual({ approved: true, reason: "fine" });
+  });
+
+  it("returns a denial as given, and denies when an approver gives nothing or the parent must ask and cannot", async () => {
+    const parentCalls: string[] = [];
+    const denied = narrowApprover(
+      { toolPolicies: { bash: { autoApprove: false } }, requestToolApproval: approverOf("yes", parentCalls, "parent") },
+      { requestToolApproval: () => ({ approved: false, reason: "not today" }) },
+    )!;
+    expect(await denied(request("bash", {}))).toEqual({ approved: false, reason: "not today" });
+    expect(parentCalls).toEqual([]);
+    const silent = narrowApprover({}, { requestToolApproval: () => undefined as never })!;
+    expect(await silent(request("bash", {}))).toEqual({ approved: false });
+    const silentParent = narrowApprover(
+      { toolPolicies: { bash: { autoApprove: false } }, requestToolApproval: () => undefined as never },
+      { requestToolApproval: () => ({ approved: true }) },
+    )!;
+    expect(await silentParent(request("bash", {}))).toEqual({ approved: false });
+    const parentless = narrowApprover(
+      { toolPolicies: { bash: { autoApprove: false } } },
+      { requestToolApproval: () => ({ approved: true }) },
+    )!;
+    expect(await parentless(request("bash", {}))).toEqual({
+      approved: false,
+      reason: "this tool needs the parent's approval and the parent has no approver",
+    });
+  });
+
+  it("asks both sides when a hook asked, even for a call both would auto-approve", async () => {
+    const calls: string[] = [];
+    const approver = narrowApprover(
+      { toolPolicies: { "*": { autoApprove: true } }, requestToolApproval: approverOf("yes", calls, "parent") },
+      { toolPolicies: { "*": { autoApprove: true } }, requestToolApproval: approverOf("yes", calls, "child") },
+    )!;
+    expect(await approver(request("read", {}, true))).toEqual({ approved: true });
+    expect(calls).toEqual([]);
+    expect(await approver({ ...request("read", {}, true), reason: "a PreToolUse hook asked" })).toEqual({
+      approved: true,
+    });
+    expect(calls).toEqual(["child", "parent"]);
+  });
+
+  it("names every tool either side mentions, a tool's own entry over the wildcard, and asks by default", () => {
+    expect(narrowToolPolicies({ bash: { enabled: false } }, { "*": { autoApprove: true } })).toEqual({
+      "*": { enabled: undefined, autoApprove: undefined },
+      bash: { enabled: false, autoApprove: undefined },
+    });
+    expect(policyOf({ "*": { enabled: false, autoApprove: true }, read: { enabled: true } }, "read")).toEqual({
+      enabled: true,
+      autoApprove: true,
+    });
+    expect(policyOf({ "*": { enabled: false } }, "")).toEqual({ enabled: false });
+  });
 });
+
+function request(toolName: string, input: unknown, readOnly = false): ToolApprovalRequest {
+  const tool: AgentTool = { name: toolName, description: "", inputSchema: {}, execute: () => "", readOnly };
+  return { toolCall: { toolCallId: "c1", toolName, input }, tool, input };
+}
