@@ -4,7 +4,7 @@ import { chmod, copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { findCommandProcesses, PROCESS_TOKEN_ENV, processAlive } from "./process-tree.js";
+import { endProcesses, findCommandProcesses, PROCESS_TOKEN_ENV, processAlive, snapshotTree } from "./process-tree.js";
 
 const started: number[] = [];
 afterEach(() => {
@@ -101,6 +101,19 @@ describe("processAlive", () => {
     expect(processAlive(root)).toBe(true);
     process.kill(root, "SIGKILL");
     for (let i = 0; i < 100 && processAlive(root); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(processAlive(root)).toBe(false);
+  });
+});
+
+describe("endProcesses (an MCP server's tree after close)", () => {
+  it("leaves alone a process whose pid was reused (another start time), and ends the one it saw", async () => {
+    const root = await startShell(pidsOf("sleep 30 &"), { PATH: process.env.PATH });
+    const [seen] = snapshotTree(root);
+    expect(seen!.start).toMatch(/^\d+$/);
+    // The same pid with another start time: a later process that took the number of one that exited.
+    await endProcesses([{ pid: root, start: String(Number(seen!.start) + 1) }], 50);
+    expect(processAlive(root)).toBe(true);
+    await endProcesses([seen!], 50);
     expect(processAlive(root)).toBe(false);
   });
 });
