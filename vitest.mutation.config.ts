@@ -36,6 +36,16 @@ export const mutationTests = [
   "packages/llms/src/tool-input.property.test.ts",
   "packages/agents/src/stream-assembler.test.ts",
   "packages/agents/src/tool-input.test.ts",
+  // the agent host and governed teams
+  "packages/core/src/host/policy.test.ts",
+  "packages/core/src/host/limits.test.ts",
+  "packages/core/src/teams/frames.test.ts",
+  "packages/core/src/teams/team-governor.test.ts",
+  "packages/core/test/teams/subagent-governance.test.ts",
+  "packages/core/test/teams/team-governance.test.ts",
+  "packages/core/test/teams/team-guarantees.test.ts",
+  "packages/core/test/teams/team-manager.test.ts",
+  "packages/core/test/teams/spawn-agent.test.ts",
   // mailboxes and MCP tool mapping
   "packages/core/test/teams/mailbox-conformance.test.ts",
   "packages/core/src/mcp/names.test.ts",

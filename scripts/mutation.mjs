@@ -33,6 +33,12 @@ export const guaranteeModules = [
   "packages/llms/src/tool-input-parse.ts",
   "packages/agents/src/stream-assembler.ts",
   "packages/agents/src/tool-input.ts",
+  // the agent host: a child's policy only narrows; limits count up the tree
+  "packages/core/src/host/policy.ts",
+  "packages/core/src/host/limits.ts",
+  // bounded teams, unforgeable frames
+  "packages/core/src/teams/team-governor.ts",
+  "packages/core/src/teams/frames.ts",
   // the mailboxes and MCP tool mapping
   "packages/core/src/teams/memory-mailbox.ts",
   "packages/core/src/mcp/names.ts",

@@ -6,13 +6,14 @@ describe("LimitScope", () => {
     const parent = new LimitScope({ kind: "run", label: "the parent agent", limits: { maxIterations: 3 } });
     const child = new LimitScope({ kind: "run", label: "the sub-agent", parent });
     const hooks = child.hooks();
-    expect(hooks.beforeModel?.({} as never)).toBeUndefined();
+    const beforeModel = hooks.beforeModel as (ctx: never) => unknown;
+    expect(beforeModel({} as never)).toBeUndefined();
     child.countIteration();
     expect(parent.iterations).toBe(2);
     expect(child.iterationsLeft()).toBe(1);
-    expect(hooks.beforeModel?.({} as never)).toBeUndefined();
+    expect(beforeModel({} as never)).toBeUndefined();
     expect(child.iterationsLeft()).toBe(0);
-    expect(hooks.beforeModel?.({} as never)).toEqual({
+    expect(beforeModel({} as never)).toEqual({
       stop: true,
       reason: "max_iterations",
       detail: "the parent agent reached its limit of 3 model calls",
@@ -29,7 +30,7 @@ describe("LimitScope", () => {
       parent: team,
       spendRollsUp: true,
     });
-    run.hooks().onEvent?.({ type: "usage-updated", delta: { costUsd: 0.25 } } as never);
+    (run.hooks().onEvent as (event: never) => unknown)({ type: "usage-updated", delta: { costUsd: 0.25 } } as never);
     expect(team.spentUsd).toBe(0.25);
     expect(run.budgetLeft()).toBe(0.75);
     expect(run.exhausted()).toBeUndefined();
