@@ -37,7 +37,8 @@ it("bash output shows under its line, collapsed to its first and last lines; /ex
   const text = await session.waitFor((s) => s.includes("↳ "), "the end of the turn");
   // The first test run fails: its TAP output's start and its summary show, the middle is counted.
   expect(text).toMatch(
-    /✗ bash node --test test\/ — exit 1\n {4}TAP version 13\n.*\n {4}… \d+ more lines \(\/expand shows all\)\n/,
+    // (A run that took over a second shows its duration after the exit code.)
+    /✗ bash node --test test\/ — exit 1( \d+\.\ds)?\n {4}TAP version 13\n.*\n {4}… \d+ more lines \(\/expand shows all\)\n/,
   );
   expect(text).toMatch(/ {4}# fail 2\n/);
   expect(text).not.toContain("not ok 2 - a 10% discount takes a tenth off");

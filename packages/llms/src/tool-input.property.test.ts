@@ -74,7 +74,8 @@ describe("tool arguments from a hostile model", () => {
       }),
       { numRuns: Math.min(numRuns, 60) },
     );
-  });
+    // Up to 60 texts of up to a megabyte: seconds on a loaded two-core machine, not a hang.
+  }, 60_000);
 });
 
 describe("tool calls assembled from arbitrary chunking", () => {
