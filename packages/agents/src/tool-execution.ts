@@ -1,6 +1,7 @@
 import {
   type AgentSnapshot,
   type AgentTool,
+  HeddleError,
   type ImagePart,
   type SafeTimeout,
   setSafeTimeout,
@@ -133,7 +134,7 @@ function attemptOnce(tool: AgentTool, input: unknown, options: ExecuteToolOption
     // Unset, 0 or NaN: no timeout; Infinity sets no timer; past 2^31-1 ms it is clamped (Node fired it at once).
     if (tool.timeoutMs !== undefined && tool.timeoutMs > 0) {
       timer = setSafeTimeout(() => {
-        controller.abort(new Error(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`));
+        controller.abort(new HeddleError("tool_timeout", `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`));
         settle({ kind: "timeout" });
       }, tool.timeoutMs);
     }

@@ -6,12 +6,14 @@ export {
   ToolDefinitionError,
   zodToJsonSchema,
 } from "./create-tool.js";
+export { HEDDLE_ERROR_CODES, type HeddleErrorCode, type HeddleErrorCodeInfo } from "./error-codes.js";
 export {
   ConfigError,
   consoleLogger,
   HeddleError,
   isHeddleError,
   type Logger,
+  MissingDependencyError,
   silentLogger,
 } from "./errors.js";
 export { type EventQueue, type EventStream, eventStream, FifoQueue } from "./event-stream.js";

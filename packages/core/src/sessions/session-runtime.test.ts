@@ -266,7 +266,7 @@ describe("SessionRuntime", () => {
       model: createScriptedModel([{ text: "first answer", delayMs: 100 }]),
     });
     const running = session.send("first");
-    await expect(session.send("second")).rejects.toMatchObject({ code: "invalid_input" });
+    await expect(session.send("second")).rejects.toMatchObject({ code: "session_busy" });
     const result = await running;
     expect(result.status).toBe("completed");
     expect((await session.history()).map((m) => m.role)).toEqual(["user", "assistant"]);
