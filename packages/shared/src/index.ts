@@ -20,6 +20,7 @@ export { type EventQueue, type EventStream, eventStream, FifoQueue } from "./eve
 export { createId } from "./ids.js";
 export {
   assistantMessage,
+  danglingToolCalls,
   getMessageText,
   getToolCalls,
   getToolResults,
@@ -33,5 +34,6 @@ export {
 export { priceUsage, usageCostUsd } from "./pricing.js";
 export { stableStringify } from "./stable-stringify.js";
 export { clampTimeoutMs, MAX_TIMEOUT_MS, type SafeTimeout, setSafeTimeout } from "./timers.js";
+export { estimateMessageTokens, estimateTokens } from "./tokens.js";
 export * from "./types/index.js";
 export { addUsage, emptyUsage, promptTokens } from "./usage.js";
