@@ -99,7 +99,10 @@ export function findCodeLiterals(base = root) {
   return found;
 }
 
-/** Codes used in src but missing from the catalog, and catalog codes that no src file mentions as a string. */
+/**
+ * Codes used in src but missing from the catalog, catalog codes that no src file mentions as a string, and classes
+ * the catalog names that no src file declares.
+ */
 export function checkCodes(catalog, base = root) {
   const known = new Set(Object.keys(catalog));
   const unknown = findCodeLiterals(base)
@@ -119,7 +122,11 @@ export function checkCodes(catalog, base = root) {
   const unused = [...known]
     .filter((code) => !everything.includes(`"${code}"`))
     .map((code) => `${CATALOG_FILE}: code "${code}" is raised nowhere in src`);
-  return [...new Set(unknown)].concat(unused);
+  const declared = new Set([...everything.matchAll(/\bclass\s+([A-Z]\w*)/g)].map((match) => match[1]));
+  const missingClasses = [...new Set(Object.values(catalog).flatMap((info) => info.classes))]
+    .filter((name) => !declared.has(name))
+    .map((name) => `${CATALOG_FILE}: class ${name} is declared nowhere in src`);
+  return [...new Set(unknown)].concat(unused, missingClasses);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -53,7 +53,7 @@ describe("the error catalog", () => {
     expect(found).toContainEqual({ code: "session_invalid_input", file: "packages/core/src/sessions/errors.ts" });
   });
 
-  it("names a code thrown in src that the catalog does not list, and a catalog code nothing throws", () => {
+  it("names a code thrown in src that the catalog does not list, a catalog code nothing throws, a class that is gone", () => {
     const dir = fakeRepo({
       [CATALOG_FILE]: "export const HEDDLE_ERROR_CODES = {};\n",
       "packages/core/src/a.ts": 'throw new TeamError("team_made_up", "x");\n',
@@ -61,16 +61,18 @@ describe("the error catalog", () => {
       "packages/core/src/c.ts": 'export type CCode = "listed" | "union_made_up";\n',
       "packages/core/src/d.ts": 'throw new MissingDependencyError("ioredis", "RedisTeamMailbox");\n',
       "packages/core/src/e.test.ts": 'throw new TeamError("only_in_a_test", "x");\n',
+      "packages/core/src/errors.ts": "export class X extends HeddleError {}\n",
     });
     const catalog = {
       listed: { meaning: "Listed.", classes: ["X"], packages: ["core"] },
-      stale: { meaning: "Thrown nowhere.", classes: ["X"], packages: ["core"] },
+      stale: { meaning: "Thrown nowhere.", classes: ["X", "RenamedAway"], packages: ["core"] },
     };
     expect(checkCodes(catalog, dir)).toEqual([
       'packages/core/src/a.ts: code "team_made_up" is not in packages/shared/src/error-codes.ts',
       'packages/core/src/b.ts: code "other_made_up" is not in packages/shared/src/error-codes.ts',
       'packages/core/src/c.ts: code "union_made_up" is not in packages/shared/src/error-codes.ts',
       'packages/shared/src/error-codes.ts: code "stale" is raised nowhere in src',
+      "packages/shared/src/error-codes.ts: class RenamedAway is declared nowhere in src",
     ]);
   });
 });

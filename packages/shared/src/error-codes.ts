@@ -202,7 +202,7 @@ export const HEDDLE_ERROR_CODES = {
     packages: ["core"],
   },
   team_agent_running: {
-    meaning: "A teammate that was already started (or was stopped) was started again.",
+    meaning: "A teammate was started a second time; also the abort reason a teammate's run gets when it is stopped.",
     classes: ["TeamError"],
     packages: ["core"],
   },
@@ -249,7 +249,7 @@ export const HEDDLE_ERROR_CODES = {
   },
   // core: tools and workspace
   invalid_path: {
-    meaning: "A tool got a path it cannot use (empty, or not a path).",
+    meaning: "A tool got a path it cannot use (empty, a NUL byte, unresolvable, too many symlinks).",
     classes: ["ToolInputError"],
     packages: ["core"],
   },
