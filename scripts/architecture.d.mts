@@ -7,5 +7,6 @@ export declare const ALLOWED_LLMS_IMPORTERS: string[];
 export declare function findImportCycles(root: string): string[];
 export declare function findAgentsLlmsImports(root: string): string[];
 export declare function findConcernInternalsImports(root: string): string[];
+export declare function findPlainErrors(root: string): string[];
 export declare const KNOWN_VIOLATIONS: string[];
 export declare function checkArchitecture(root: string): { failures: string[]; known: string[]; stale: string[] };

@@ -6,6 +6,7 @@
 //    cannot be understood (or moved) apart, and `import type` turns into a value import with one edit.
 // 4. agents reaches @heddle/llms only where it turns the provider form into a model (ALLOWED_LLMS_IMPORTERS).
 // 5. A core concern folder (sessions/, tools/, ...) imports another folder only through its index.ts.
+// 6. src throws typed errors: no plain `new Error(` outside tests (a HeddleError with a catalogued code instead).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -197,6 +198,37 @@ export function findConcernInternalsImports(root) {
  */
 export const KNOWN_VIOLATIONS = [];
 
+/** Files only tests load (helpers beside the tests); they may throw plain errors. */
+const TEST_SUPPORT = /(?:\.test\.ts|[\\/]test-(?:utils|helpers)\.ts)$/;
+
+/**
+ * Every plain `new Error(` in the source of the packages and of heddle-code (tests and their helpers aside), as
+ * "file:line: ..." strings. Heddle throws a `HeddleError` subclass with a code from the one catalog
+ * (packages/shared/src/error-codes.ts), so a host can switch on it; a plain Error has no code.
+ */
+export function findPlainErrors(root) {
+  const dirs = [];
+  if (existsSync(join(root, "packages")))
+    for (const name of readdirSync(join(root, "packages"))) dirs.push(join(root, "packages", name, "src"));
+  dirs.push(join(root, "examples", "coding-agent", "src"));
+  const found = [];
+  for (const dir of dirs) {
+    if (!existsSync(dir)) continue;
+    for (const file of sourceFiles(dir)) {
+      if (TEST_SUPPORT.test(file)) continue;
+      const name = relative(root, file).split(sep).join("/");
+      readFileSync(file, "utf8")
+        .split("\n")
+        .forEach((line, index) => {
+          if (/^\s*(?:\/\/|\*)/.test(line)) return;
+          if (/\bnew\s+Error\s*\(/.test(line))
+            found.push(`${name}:${index + 1}: plain new Error( (throw a HeddleError with a catalogued code)`);
+        });
+    }
+  }
+  return found;
+}
+
 /** Every rule's violations under `root` (the browser bundles aside): `{failures, known, stale}`. */
 export function checkArchitecture(root) {
   const all = [
@@ -204,6 +236,7 @@ export function checkArchitecture(root) {
     ...findImportCycles(root),
     ...findAgentsLlmsImports(root),
     ...findConcernInternalsImports(root),
+    ...findPlainErrors(root),
   ];
   return {
     failures: all.filter((v) => !KNOWN_VIOLATIONS.includes(v)),
@@ -261,5 +294,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     nodeImports += found.length;
   }
   if (violations.length || nodeImports) process.exit(1);
-  console.log("layers, circles and folder boundaries ok; shared, llms and agents bundle for the browser");
+  console.log("layers, circles, folder boundaries and typed errors ok; shared, llms and agents bundle for the browser");
 }

@@ -12,6 +12,7 @@ import {
   findImportCycles,
   findLayerViolations,
   findNodeImports,
+  findPlainErrors,
 } from "./architecture.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -118,6 +119,30 @@ describe("core concern folders import each other only through index.ts", () => {
     expect(violations).toHaveLength(2);
     expect(violations[0]).toContain("@heddle/shared may not import @heddle/core");
     expect(violations[1]).toContain("deep import @heddle/llms/src/gateway");
+  });
+});
+
+describe("typed errors", () => {
+  it("src throws typed errors, never a plain new Error", () => {
+    expect(findPlainErrors(root)).toEqual([]);
+    expect(checkArchitecture(root).failures).toEqual([]);
+  });
+
+  it("reports a plain new Error in src, and leaves tests, their helpers and comments alone", () => {
+    const dir = fakeRepo({
+      "packages/core/src/teams/a.ts": 'export function f() {\n  throw new Error("no code");\n}\n',
+      "examples/coding-agent/src/b.ts": "export const e = () => new  Error ('x');\n",
+      "packages/core/src/teams/a.test.ts": 'throw new Error("a test may");\n',
+      "packages/core/src/tools/test-utils.ts": 'throw new Error("a test helper may");\n',
+      "packages/llms/src/c.ts": '// never a plain new Error("x") here\nthrow new HeddleError("aborted", "typed");\n',
+    });
+    expect(findPlainErrors(dir).sort()).toEqual([
+      "examples/coding-agent/src/b.ts:1: plain new Error( (throw a HeddleError with a catalogued code)",
+      "packages/core/src/teams/a.ts:2: plain new Error( (throw a HeddleError with a catalogued code)",
+    ]);
+    expect(checkArchitecture(dir).failures).toContain(
+      "packages/core/src/teams/a.ts:2: plain new Error( (throw a HeddleError with a catalogued code)",
+    );
   });
 });
 

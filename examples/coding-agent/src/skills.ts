@@ -1,6 +1,6 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileKind, readRegularFileSync, type Skill } from "@heddle/core/tools";
+import { fileKind, readRegularFileSync, type Skill, ToolInputError } from "@heddle/core/tools";
 import type { AgentTool } from "@heddle/shared";
 import { type Conventions, homeDir, userConfigDir } from "./conventions.js";
 import { parseSkillFrontMatter } from "./front-matter.js";
@@ -166,7 +166,7 @@ export function createSkillTool(
       const skill = skills.find((candidate) => candidate.name === input.name);
       if (!skill) {
         const names = skills.map((candidate) => candidate.name).join(", ") || "none";
-        throw new Error(`No skill named ${JSON.stringify(input.name)}. Available: ${names}.`);
+        throw new ToolInputError("unknown_skill", `No skill named ${JSON.stringify(input.name)}. Available: ${names}.`);
       }
       const text = readRegularFileSync(skill.file, skill.file, MAX_SKILL_BYTES).toString("utf8");
       const body = parseSkillFrontMatter(text)?.body ?? text;

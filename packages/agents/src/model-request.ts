@@ -1,7 +1,6 @@
-import type { AgentModelRequest, BeforeModelResult, PrepareTurnResult } from "@heddle/shared";
+import { type AgentModelRequest, type BeforeModelResult, estimateTokens, type PrepareTurnResult } from "@heddle/shared";
 import { asksToStop, callHook, stopRequestFrom } from "./hooks.js";
 import type { RunContext, RunEnd } from "./run-context.js";
-import { estimateRequestSize } from "./transcript.js";
 
 /**
  * The request for the next model call before `beforeModel`: the transcript, or what `prepareTurn` projected from
@@ -31,7 +30,7 @@ export async function projectRequest(
     if (projection?.messages) messages = projection.messages.slice();
     if (projection?.systemPrompt !== undefined) systemPrompt = projection.systemPrompt;
   }
-  if (overflowedSize !== undefined && estimateRequestSize(messages, systemPrompt) >= overflowedSize) {
+  if (overflowedSize !== undefined && estimateTokens(messages, systemPrompt) >= overflowedSize) {
     return { end: overflowFailure("prepareTurn did not shrink the request after a context overflow") };
   }
   return {

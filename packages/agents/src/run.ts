@@ -6,6 +6,7 @@ import {
   type AgentUsage,
   addUsage,
   createId,
+  danglingToolCalls,
   emptyUsage,
   type HookContextBase,
   type PermissionDenial,
@@ -30,7 +31,7 @@ import {
 import { loadTelemetryApi, RunTelemetry } from "./telemetry.js";
 import { runToolCalls } from "./tool-calls.js";
 import type { AbortFanout } from "./tool-execution.js";
-import { danglingToolCalls, notRunResult } from "./transcript.js";
+import { notRunResult } from "./transcript.js";
 import { runTurn, type TurnState } from "./turn.js";
 
 export type { EventBody, RunDeps, RunEnd } from "./run-context.js";

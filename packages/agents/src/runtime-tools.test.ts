@@ -82,6 +82,7 @@ describe("AgentRuntime tool calls", () => {
 
   it("cuts a hanging tool at timeoutMs and aborts its signal", async () => {
     let sawAbort = false;
+    let abortReason: unknown;
     const hang: AgentTool = {
       name: "hang",
       description: "",
@@ -90,6 +91,7 @@ describe("AgentRuntime tool calls", () => {
       execute: (_input, ctx) => {
         ctx.signal.addEventListener("abort", () => {
           sawAbort = true;
+          abortReason = ctx.signal.reason;
         });
         return new Promise(() => {});
       },
@@ -103,6 +105,8 @@ describe("AgentRuntime tool calls", () => {
       output: expect.stringContaining("timed out after 50 ms"),
     });
     expect(sawAbort).toBe(true);
+    // The tool can tell its own timeout from an abort of the run by the reason's code.
+    expect(abortReason).toMatchObject({ code: "tool_timeout", message: 'Tool "hang" timed out after 50 ms' });
   });
 
   it("retries a throwing tool maxRetries times, and says so when all attempts fail", async () => {

@@ -1,6 +1,7 @@
 import {
   type AgentSnapshot,
   type AgentTool,
+  HeddleError,
   type ImagePart,
   type SafeTimeout,
   setSafeTimeout,
@@ -13,10 +14,8 @@ import type { ToolSpan } from "./telemetry.js";
 
 /** How one tool execution ended. */
 export type ToolExecutionOutcome =
-  | { kind: "ok"; output: ToolResultOutput; attempts: number }
-  | { kind: "error"; output: string; attempts: number }
-  | { kind: "timeout"; output: string; attempts: number }
-  | { kind: "aborted"; output: string; attempts: number };
+  | { kind: "ok"; output: ToolResultOutput }
+  | { kind: "error" | "timeout" | "aborted"; output: string };
 
 /** Lets every running tool hear the run's abort through the run's single abort listener. */
 export interface AbortFanout {
@@ -82,30 +81,27 @@ export async function executeTool(
   const attemptsAllowed = 1 + retries;
   let lastError: unknown;
   for (let attempt = 1; attempt <= attemptsAllowed; attempt++) {
-    if (options.fanout.signal.aborted) return aborted(tool, attempt - 1);
+    if (options.fanout.signal.aborted) return aborted(tool);
     const outcome = await attemptOnce(tool, input, options);
-    if (outcome.kind === "ok")
-      return { kind: "ok", output: neutralizeOutput(toToolOutput(outcome.value)), attempts: attempt };
+    if (outcome.kind === "ok") return { kind: "ok", output: neutralizeOutput(toToolOutput(outcome.value)) };
     if (outcome.kind === "timeout") {
       return {
         kind: "timeout",
         output: `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms and was stopped. It may have done part of its work.`,
-        attempts: attempt,
       };
     }
-    if (outcome.kind === "aborted") return aborted(tool, attempt);
+    if (outcome.kind === "aborted") return aborted(tool);
     lastError = outcome.error;
   }
   const tries = attemptsAllowed > 1 ? ` (after ${attemptsAllowed} attempts)` : "";
   return {
     kind: "error",
     output: neutralizeOutput(`Tool "${tool.name}" failed${tries}: ${errorText(lastError)}`) as string,
-    attempts: attemptsAllowed,
   };
 }
 
-function aborted(tool: AgentTool, attempts: number): ToolExecutionOutcome {
-  return { kind: "aborted", output: `Tool "${tool.name}" was stopped: the run was aborted.`, attempts };
+function aborted(tool: AgentTool): ToolExecutionOutcome {
+  return { kind: "aborted", output: `Tool "${tool.name}" was stopped: the run was aborted.` };
 }
 
 type AttemptOutcome =
@@ -133,7 +129,7 @@ function attemptOnce(tool: AgentTool, input: unknown, options: ExecuteToolOption
     // Unset, 0 or NaN: no timeout; Infinity sets no timer; past 2^31-1 ms it is clamped (Node fired it at once).
     if (tool.timeoutMs !== undefined && tool.timeoutMs > 0) {
       timer = setSafeTimeout(() => {
-        controller.abort(new Error(`Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`));
+        controller.abort(new HeddleError("tool_timeout", `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms`));
         settle({ kind: "timeout" });
       }, tool.timeoutMs);
     }

@@ -2,6 +2,7 @@ import {
   type AgentMessage,
   assistantMessage,
   createId,
+  estimateTokens,
   type FinishEvent,
   type ModelError,
   type ToolResultPart,
@@ -12,7 +13,7 @@ import { asksToStop, callHook, callHooks, stopRequestFrom } from "./hooks.js";
 import { applyBeforeModel, projectRequest } from "./model-request.js";
 import { type NextStep, noteError, type RunContext, type RunEnd } from "./run-context.js";
 import { runToolCalls } from "./tool-calls.js";
-import { estimateRequestSize, notRunResult } from "./transcript.js";
+import { notRunResult } from "./transcript.js";
 
 /** What the loop carries from one turn to the next. */
 export interface TurnState {
@@ -71,7 +72,7 @@ export async function runTurn(run: RunContext, state: TurnState): Promise<NextSt
     await afterModel(run, partial, "error", error);
     const canShrink = Boolean(run.deps.config.prepareTurn);
     if (error.kind === "context_overflow" && !state.overflowTried && canShrink) {
-      return { type: "retry_smaller", overflowedSize: estimateRequestSize(request.messages, request.systemPrompt) };
+      return { type: "retry_smaller", overflowedSize: estimateTokens(request.messages, request.systemPrompt) };
     }
     if (error.kind === "context_overflow") return final(overflowEnd(error, state.overflowTried));
     return final({ status: "failed", reason: "model_error", detail: error.message, error });

@@ -30,6 +30,7 @@ export {
   createMcpResourceTools,
   FileMcpOAuthStore,
   loadMcpConfig,
+  McpAuthError,
   type McpConfig,
   McpConfigError,
   type McpConnection,

@@ -1,7 +1,7 @@
 import type { ModelError, ModelErrorKind } from "@heddle/shared";
 
-/** Kinds worth another attempt (before any output was produced). */
-const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set(["rate_limit", "overloaded", "server", "network"]);
+/** Kinds worth another attempt (before any output was produced): `modelError`'s default and the retry stage's rule. */
+export const RETRYABLE_KINDS: ReadonlySet<ModelErrorKind> = new Set(["rate_limit", "overloaded", "server", "network"]);
 
 /** A `ModelError` with `retryable` set from its kind unless given. */
 export function modelError(
@@ -9,7 +9,7 @@ export function modelError(
   message: string,
   extras: { status?: number; retryAfterMs?: number; retryable?: boolean } = {},
 ): ModelError {
-  const error: ModelError = { kind, message, retryable: extras.retryable ?? RETRYABLE.has(kind) };
+  const error: ModelError = { kind, message, retryable: extras.retryable ?? RETRYABLE_KINDS.has(kind) };
   if (extras.status !== undefined) error.status = extras.status;
   if (extras.retryAfterMs !== undefined) error.retryAfterMs = extras.retryAfterMs;
   return error;

@@ -1,14 +1,26 @@
 import { HeddleError } from "@heddle/shared";
 
+/** The codes a `GatewayError` carries. */
+export type GatewayErrorCode =
+  | "gateway_error"
+  | "unknown_provider"
+  | "unknown_model"
+  | "missing_api_key"
+  | "missing_base_url"
+  | "invalid_provider_spec"
+  | "vendor_sdk_missing";
+
 /**
  * Thrown by the gateway for configuration mistakes; each names what was wrong and what would be right. Each
  * subclass has a stable `code`: `unknown_provider`, `unknown_model`, `missing_api_key`, `missing_base_url`,
- * `invalid_provider_spec` (`gateway_error` for the base class).
+ * `invalid_provider_spec`, `vendor_sdk_missing` (`gateway_error` for the base class). Arguments in the order of
+ * `HeddleError`: the code, then the message.
  */
 export class GatewayError extends HeddleError {
+  declare readonly code: GatewayErrorCode;
   override name = "GatewayError";
-  constructor(message: string, code = "gateway_error") {
-    super(code, message);
+  constructor(code: GatewayErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }
 
@@ -19,7 +31,7 @@ export class UnknownProviderError extends GatewayError {
     readonly providerId: string,
     readonly knownProviders: string[],
   ) {
-    super(`Unknown provider "${providerId}". Known providers: ${knownProviders.join(", ")}.`, "unknown_provider");
+    super("unknown_provider", `Unknown provider "${providerId}". Known providers: ${knownProviders.join(", ")}.`);
   }
 }
 
@@ -32,11 +44,11 @@ export class UnknownModelError extends GatewayError {
     readonly knownModels: string[],
   ) {
     super(
+      "unknown_model",
       `Unknown model "${modelId}" for provider "${providerId}". ` +
         (knownModels.length > 0
           ? `Known models: ${knownModels.join(", ")}.`
           : "This provider has no model catalog; any model id the server accepts works with createAgentModel."),
-      "unknown_model",
     );
   }
 }
@@ -49,9 +61,9 @@ export class MissingApiKeyError extends GatewayError {
     readonly envVars: string[],
   ) {
     super(
+      "missing_api_key",
       `No API key for provider "${providerId}": pass apiKey` +
         (envVars.length > 0 ? ` or set ${envVars.join(" or ")}.` : "."),
-      "missing_api_key",
     );
   }
 }
@@ -61,8 +73,8 @@ export class MissingBaseUrlError extends GatewayError {
   override name = "MissingBaseUrlError";
   constructor(readonly providerId: string) {
     super(
-      `Provider "${providerId}" has no default base URL: pass baseUrl (the server's OpenAI-compatible root, ending in /v1, e.g. http://localhost:8000/v1).`,
       "missing_base_url",
+      `Provider "${providerId}" has no default base URL: pass baseUrl (the server's OpenAI-compatible root, ending in /v1, e.g. http://localhost:8000/v1).`,
     );
   }
 }
@@ -71,6 +83,6 @@ export class MissingBaseUrlError extends GatewayError {
 export class InvalidProviderSpecError extends GatewayError {
   override name = "InvalidProviderSpecError";
   constructor(message: string) {
-    super(message, "invalid_provider_spec");
+    super("invalid_provider_spec", message);
   }
 }

@@ -4,7 +4,13 @@ import { isHeddleError } from "@heddle/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { collect, finishOf, readFixture, textOf } from "../test/support.js";
 import { createGateway, type GatewayOptions } from "./gateway.js";
-import { MissingApiKeyError, MissingBaseUrlError, UnknownModelError, UnknownProviderError } from "./gateway-errors.js";
+import {
+  GatewayError,
+  MissingApiKeyError,
+  MissingBaseUrlError,
+  UnknownModelError,
+  UnknownProviderError,
+} from "./gateway-errors.js";
 import { type MockProviderServer, startMockProviderServer } from "./testing/index.js";
 
 let server: MockProviderServer;
@@ -281,6 +287,14 @@ describe("gateway: models, providers and keys", () => {
     expect(codeOf(() => gateway.registerProvider({ id: "", name: "x", family: "openai-chat" }))).toBe(
       "invalid_provider_spec",
     );
+  });
+
+  it("GatewayError takes the code first and the message second, like HeddleError", () => {
+    const cause = new Error("root");
+    const error = new GatewayError("unknown_model", "no such model", { cause });
+    expect(error).toMatchObject({ code: "unknown_model", message: "no such model", name: "GatewayError" });
+    expect(error.cause).toBe(cause);
+    expect(isHeddleError(error, "unknown_model")).toBe(true);
   });
 
   it("names the known providers for an unknown provider", () => {

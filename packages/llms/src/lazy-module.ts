@@ -24,12 +24,12 @@ export class MissingVendorSdkError extends GatewayError {
   ) {
     const installCommand = `npm i ${packageName}@${versionRange}`;
     super(
+      "vendor_sdk_missing",
       `The provider's client ${packageName} is not installed: @heddle/llms lists it as an optional peer ` +
         `dependency, so install it beside @heddle/llms: ${installCommand}`,
-      "vendor_sdk_missing",
+      options,
     );
     this.installCommand = installCommand;
-    if (options?.cause !== undefined) Object.defineProperty(this, "cause", { value: options.cause });
   }
 }
 

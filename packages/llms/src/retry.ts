@@ -1,5 +1,5 @@
 import { type AgentModelEvent, clampTimeoutMs, type ModelError } from "@heddle/shared";
-import { classifyUnknownError, modelError } from "./errors.js";
+import { classifyUnknownError, modelError, RETRYABLE_KINDS } from "./errors.js";
 import { done, pipeStage } from "./map-stream.js";
 import type { RetryPolicy } from "./types.js";
 
@@ -10,8 +10,6 @@ export const DEFAULT_RETRY_POLICY: Required<Omit<RetryPolicy, "onRetry">> = {
   maxDelayMs: 30_000,
   jitter: 0.2,
 };
-
-const RETRYABLE_KINDS = new Set<ModelError["kind"]>(["rate_limit", "overloaded", "server", "network"]);
 
 /** The wait before retry number `attempt` (1-based): the server's `retry-after` if given, else backoff; capped. */
 export function retryDelayMs(

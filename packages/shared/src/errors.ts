@@ -2,11 +2,15 @@
  * One error base for every package: `HeddleError` with a stable `code` a host can switch on (the class name and the
  * message may change between versions; the code does not). Each package's errors extend it.
  */
+import type { HeddleErrorCode } from "./error-codes.js";
 
-/** Every Heddle error. `code` is stable, snake_case, and documented where the error is thrown. */
+/**
+ * Every Heddle error. `code` is stable, snake_case, and one of `HeddleErrorCode` (the catalog in `error-codes.ts`,
+ * listed in docs/errors.md).
+ */
 export class HeddleError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  readonly code: HeddleErrorCode;
+  constructor(code: HeddleErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = "HeddleError";
     this.code = code;
@@ -21,8 +25,29 @@ export class ConfigError extends HeddleError {
   }
 }
 
+/**
+ * An optional peer dependency a feature needs is not installed (`ioredis` for the Redis team backends, `pg` for the
+ * PostgreSQL session store). Code `dependency_missing`; `packageName` names it and `installCommand` installs it.
+ */
+export class MissingDependencyError extends HeddleError {
+  declare readonly code: "dependency_missing";
+  readonly installCommand: string;
+  constructor(
+    readonly packageName: string,
+    /** Who needs it, for the message (`RedisTeamMailbox`). */
+    who: string,
+    options?: { cause?: unknown },
+  ) {
+    const installCommand = `npm install ${packageName}`;
+    const detail = options?.cause instanceof Error ? ` (${options.cause.message})` : "";
+    super("dependency_missing", `${who} needs the "${packageName}" package: ${installCommand}${detail}`, options);
+    this.name = "MissingDependencyError";
+    this.installCommand = installCommand;
+  }
+}
+
 /** True for any Heddle error, and for one with the given code when `code` is passed. */
-export function isHeddleError(error: unknown, code?: string): error is HeddleError {
+export function isHeddleError(error: unknown, code?: HeddleErrorCode): error is HeddleError {
   return error instanceof HeddleError && (code === undefined || error.code === code);
 }
 

@@ -179,9 +179,9 @@ describe("HeddleError", () => {
     expect(error).toBeInstanceOf(Error);
     expect(error.code).toBe("config_invalid");
     expect(isHeddleError(error, "config_invalid")).toBe(true);
-    expect(isHeddleError(error, "other")).toBe(false);
+    expect(isHeddleError(error, "aborted")).toBe(false);
     expect(isHeddleError(new Error("plain"))).toBe(false);
     const cause = new Error("root");
-    expect(new HeddleError("x", "y", { cause }).cause).toBe(cause);
+    expect(new HeddleError("aborted", "y", { cause }).cause).toBe(cause);
   });
 });

@@ -77,3 +77,19 @@ export function normalizeRunInput(input: AgentRunInput): AgentMessage[] {
 function isMessage(value: unknown): value is AgentMessage {
   return typeof value === "object" && value !== null && "role" in value && "content" in value;
 }
+
+/**
+ * The tool calls of the last assistant message that have no result after it: what a crash mid-turn or a cut
+ * transcript leaves. The agent loop closes them before its next request; a session closes them when it reopens.
+ */
+export function danglingToolCalls(messages: readonly AgentMessage[]): ToolCallPart[] {
+  let last = messages.length - 1;
+  while (last >= 0 && messages[last]!.role !== "assistant") last--;
+  if (last < 0) return [];
+  const answered = new Set<string>();
+  for (const message of messages.slice(last + 1))
+    for (const part of message.content) if (part.type === "tool-result") answered.add(part.toolCallId);
+  return messages[last]!.content.filter(
+    (part): part is ToolCallPart => part.type === "tool-call" && !answered.has(part.toolCallId),
+  );
+}

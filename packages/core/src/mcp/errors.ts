@@ -31,6 +31,19 @@ export class McpServerUnavailableError extends HeddleError {
 }
 
 /**
+ * Signing in to an MCP server over OAuth failed: the host gives no `onAuthorizationUrl`, the sign-in was refused or
+ * did not come in time, or the callback was forged or stale. Code `mcp_auth_failed`.
+ */
+export class McpAuthError extends HeddleError {
+  readonly server: string;
+  constructor(server: string, message: string) {
+    super("mcp_auth_failed", message);
+    this.name = "McpAuthError";
+    this.server = server;
+  }
+}
+
+/**
  * Codes of `McpToolLimitError`: a tool's input or output schema nests deeper than `maxSchemaDepth`
  * (`mcp_schema_too_deep`) or is longer than `maxSchemaChars` (`mcp_schema_too_large`), its description was longer than
  * `maxDescriptionChars` (`mcp_description_too_long`), or the server offered more than `maxToolsPerServer` tools

@@ -26,6 +26,7 @@ export {
 } from "./connection.js";
 export type { McpElicitationHandler, McpElicitationRequest, McpElicitationResult } from "./elicitation.js";
 export {
+  McpAuthError,
   McpConfigError,
   McpServerUnavailableError,
   McpToolError,

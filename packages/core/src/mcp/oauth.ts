@@ -16,6 +16,7 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { McpOAuthConfig } from "./config.js";
+import { McpAuthError } from "./errors.js";
 
 /** What is kept per server between runs: its tokens and the client registered for it. */
 export interface McpOAuthRecord {
@@ -191,7 +192,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   redirectToAuthorization(authorizationUrl: URL): void {
     const handler = this.#options.onAuthorizationUrl;
     if (!handler) {
-      throw new Error(
+      throw new McpAuthError(
+        this.#options.server,
         `MCP server "${this.#options.server}" needs you to sign in, and this host gives no onAuthorizationUrl to open the page`,
       );
     }
@@ -210,19 +212,25 @@ export class McpOAuthProvider implements OAuthClientProvider {
   /** Waits for the host's callback URL and returns its code; a wrong `state` or an `error=` is refused. */
   async authorizationCode(): Promise<string> {
     const pending = this.#callback;
-    if (!pending) throw new Error("no authorization is in progress");
+    if (!pending) throw new McpAuthError(this.#options.server, "no authorization is in progress");
     this.#callback = undefined;
     const callback = new URL(await pending, this.#options.redirectUrl);
     const error = callback.searchParams.get("error");
     if (error) {
       const description = callback.searchParams.get("error_description");
-      throw new Error(`authorization was refused: ${error}${description ? ` (${description})` : ""}`);
+      throw new McpAuthError(
+        this.#options.server,
+        `authorization was refused: ${error}${description ? ` (${description})` : ""}`,
+      );
     }
     if (this.#state !== undefined && callback.searchParams.get("state") !== this.#state) {
-      throw new Error("the authorization callback's state does not match the request (a forged or stale callback)");
+      throw new McpAuthError(
+        this.#options.server,
+        "the authorization callback's state does not match the request (a forged or stale callback)",
+      );
     }
     const code = callback.searchParams.get("code");
-    if (!code) throw new Error("the authorization callback URL has no code");
+    if (!code) throw new McpAuthError(this.#options.server, "the authorization callback URL has no code");
     return code;
   }
 
@@ -231,7 +239,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   codeVerifier(): string {
-    if (this.#verifier === undefined) throw new Error("no PKCE code verifier was saved");
+    if (this.#verifier === undefined) throw new McpAuthError(this.#options.server, "no PKCE code verifier was saved");
     return this.#verifier;
   }
 

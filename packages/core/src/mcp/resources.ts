@@ -117,7 +117,7 @@ export class ResourceSubscriptions {
     const [handle] = pick(handles, server);
     if (!handle!.capabilities?.resources?.subscribe) {
       if (handle!.status !== "connected") await handle!.request(async () => undefined);
-      throw new Error(`MCP server "${server}" does not offer resource subscriptions.`);
+      throw new McpServerUnavailableError(server, `MCP server "${server}" does not offer resource subscriptions.`);
     }
     const key = keyOf(server, uri);
     let listeners = this.#listeners.get(key);

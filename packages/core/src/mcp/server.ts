@@ -13,7 +13,7 @@ import {
 import { endProcesses, type ProcessRef, snapshotDescendants } from "../process/index.js";
 import { type ClientFeatures, clientCapabilities, installClientFeatures } from "./client-features.js";
 import { isHttpServerConfig, type McpServerConfig } from "./config.js";
-import { McpServerUnavailableError } from "./errors.js";
+import { McpAuthError, McpServerUnavailableError } from "./errors.js";
 import { type McpAuthorizationUrlHandler, McpOAuthProvider, type McpOAuthStore } from "./oauth.js";
 import { type McpResultLimits, mapMcpToolResult } from "./results.js";
 import {
@@ -122,12 +122,12 @@ export class McpServerHandle {
   /** Waits (bounded) for the host's callback URL, then trades its code for tokens on `transport`. */
   async #completeAuthorization(transport: StreamableHTTPClientTransport | SSEClientTransport): Promise<void> {
     const auth = this.#auth;
-    if (!auth) throw new Error("no sign-in is configured");
+    if (!auth) throw new McpAuthError(this.name, "no sign-in is configured");
     let timer: NodeJS.Timeout | undefined;
     const timeoutMs = this.#options.oauth.timeoutMs;
     const expired = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`no sign-in within ${Math.round(timeoutMs / 1000)} s`)),
+        () => reject(new McpAuthError(this.name, `no sign-in within ${Math.round(timeoutMs / 1000)} s`)),
         clampTimeoutMs(timeoutMs),
       );
       timer.unref();

@@ -22,6 +22,7 @@ export type PluginLoadStage = "import" | "shape" | "setup" | "tool";
  * not settle in time).
  */
 export type PluginLoadErrorCode =
+  | "plugin_failed"
   | "plugin_invalid"
   | "plugin_tool_invalid"
   | "plugin_import_timeout"
@@ -202,5 +203,5 @@ function safeName(name: string): string {
 }
 
 function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
+  return error instanceof Error ? error : new PluginLoadError("plugin_failed", String(error));
 }

@@ -116,7 +116,8 @@ function assemble(program: Insn[]): Buffer {
   const jump = (from: number, target: Target | undefined): number => {
     if (target === undefined || typeof target === "number") return target ?? 0;
     const to = at.get(target);
-    if (to === undefined || to <= from || to - from - 1 > 255) throw new Error(`seccomp: bad jump to ${target}`);
+    if (to === undefined || to <= from || to - from - 1 > 255)
+      throw new SandboxUnavailableError(`seccomp: bad jump to ${target}`);
     return to - from - 1;
   };
   const out = Buffer.alloc(program.length * 8);

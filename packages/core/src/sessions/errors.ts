@@ -6,7 +6,8 @@ export type SessionStoreErrorCode =
   | "session_not_found"
   | "session_exists"
   | "message_not_found"
-  | "invalid_input"
+  | "session_invalid_input"
+  | "session_busy"
   | "write_failed"
   | "session_conflict"
   | "database_corrupt"
@@ -66,7 +67,7 @@ export class MessageNotFoundError extends SessionStoreError {
 /** Input that cannot be stored (a message without an id, a duplicate message id, ...). */
 export class InvalidSessionInputError extends SessionStoreError {
   constructor(message: string) {
-    super("invalid_input", message);
+    super("session_invalid_input", message);
     this.name = "InvalidSessionInputError";
   }
 }

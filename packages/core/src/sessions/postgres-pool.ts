@@ -1,3 +1,4 @@
+import { MissingDependencyError } from "@heddle/shared";
 import { SessionStoreError } from "./errors.js";
 import { connectionLossError, isConnectionLoss, type LossPoint } from "./postgres-errors.js";
 import { POSTGRES_SESSION_MIGRATIONS, POSTGRES_SESSION_SCHEMA_VERSION } from "./postgres-schema.js";
@@ -42,10 +43,7 @@ export async function openPgPool(
   try {
     pg = await import("pg");
   } catch (error) {
-    throw new SessionStoreError(
-      "invalid_input",
-      `PostgresSessionStore needs the "pg" package: npm install pg (${(error as Error).message})`,
-    );
+    throw new MissingDependencyError("pg", "PostgresSessionStore", { cause: error });
   }
   const Pool = pg.default?.Pool ?? pg.Pool!;
   const pool = new Pool({ connectionString, max: maxConnections });
@@ -69,7 +67,7 @@ export async function migrateSchema(pool: PgPoolLike, schema: string, q: string)
     const current = Number(found.rows[0]?.version ?? 0);
     if (current > POSTGRES_SESSION_SCHEMA_VERSION)
       throw new SessionStoreError(
-        "invalid_input",
+        "database_too_new",
         `Schema ${schema} has session schema version ${current}, newer than this Heddle supports (${POSTGRES_SESSION_SCHEMA_VERSION}); upgrade @heddle/core.`,
       );
     for (const migration of POSTGRES_SESSION_MIGRATIONS) {

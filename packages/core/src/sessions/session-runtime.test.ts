@@ -119,6 +119,8 @@ describe("SessionRuntime", () => {
     await expect(openSession({ store, model, id: "ses_nope" })).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(createSession({ store } as never)).rejects.toThrow(/give "model", or "providerId" and "modelId"/);
     await expect(createSession({ model } as never)).rejects.toBeInstanceOf(InvalidSessionInputError);
+    // Its own code: the agent runtime's invalid_input means something else.
+    await expect(createSession({ model } as never)).rejects.toMatchObject({ code: "session_invalid_input" });
   });
 
   it("repairs a tool call left without a result by a crash, so the next request is valid", async () => {
@@ -266,7 +268,7 @@ describe("SessionRuntime", () => {
       model: createScriptedModel([{ text: "first answer", delayMs: 100 }]),
     });
     const running = session.send("first");
-    await expect(session.send("second")).rejects.toMatchObject({ code: "invalid_input" });
+    await expect(session.send("second")).rejects.toMatchObject({ code: "session_busy" });
     const result = await running;
     expect(result.status).toBe("completed");
     expect((await session.history()).map((m) => m.role)).toEqual(["user", "assistant"]);

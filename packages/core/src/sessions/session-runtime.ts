@@ -113,7 +113,7 @@ export class SessionRuntime {
     this.#assertOpen();
     if (this.#running)
       throw new SessionStoreError(
-        "invalid_input",
+        "session_busy",
         `send(): session ${this.id} is already running a turn; await it or abort() it`,
       );
     this.#running = true;
@@ -308,6 +308,6 @@ export class SessionRuntime {
 
   #assertIdle(method: string): void {
     this.#assertOpen();
-    if (this.#running) throw new SessionStoreError("invalid_input", `${method}(): not allowed while a turn is running`);
+    if (this.#running) throw new SessionStoreError("session_busy", `${method}(): not allowed while a turn is running`);
   }
 }

@@ -13,6 +13,8 @@ export type TeamErrorCode =
   | "team_lease_lost"
   | "team_task_not_found"
   | "team_task_conflict"
+  | "subagent_failed"
+  | "subagent_limit_reached"
   | DatabaseFileErrorCode;
 
 /** Every error of sub-agents, mailboxes and teams carries one of `TeamErrorCode`. */

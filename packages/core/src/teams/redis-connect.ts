@@ -1,4 +1,4 @@
-import { TeamError } from "./errors.js";
+import { MissingDependencyError } from "@heddle/shared";
 
 /**
  * A new `ioredis` client for `url`. `ioredis` is an optional peer dependency: it is imported here, on the first call
@@ -9,10 +9,7 @@ export async function connectRedis<T>(url: string, who: string): Promise<T> {
   try {
     ioredis = (await import("ioredis")) as unknown as typeof ioredis;
   } catch (error) {
-    throw new TeamError(
-      "team_invalid_input",
-      `${who} needs the "ioredis" package: npm install ioredis (${(error as Error).message})`,
-    );
+    throw new MissingDependencyError("ioredis", who, { cause: error });
   }
   const Redis = ioredis.Redis ?? ioredis.default!;
   return new Redis(url);

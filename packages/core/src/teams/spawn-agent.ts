@@ -231,14 +231,19 @@ async function runSubagent(
   const { options, config } = plan;
   const model: AgentModel | undefined = config.model ?? (config.providerId ? undefined : binding.model);
   if (!model && !config.providerId)
-    throw new Error("spawn_agent has no model: give createSpawnAgentTool a model, or run it under an agent host.");
+    throw new TeamError(
+      "subagent_failed",
+      "spawn_agent has no model: give createSpawnAgentTool a model, or run it under an agent host.",
+    );
   if (options.tools === undefined && binding.tools === HOSTLESS_TOOLS)
-    throw new Error(
+    throw new TeamError(
+      "subagent_failed",
       "spawn_agent has no tools to give: pass createSpawnAgentTool tools, or run it under an agent host.",
     );
   const root = binding.scope.runRoot();
   if (root.spawns >= plan.maxSpawns)
-    throw new Error(
+    throw new TeamError(
+      "subagent_limit_reached",
       `No more sub-agents: this task already started ${root.spawns} (the limit, maxSpawns, is ${plan.maxSpawns}). ` +
         "Do the rest yourself or report what you have.",
     );
@@ -267,7 +272,10 @@ async function runSubagent(
   if (engine) {
     const start = await engine.subagentStart({ ...hookFields, prompt: input.prompt, signal: ctx.signal });
     if (start.decision === "deny" || start.stop)
-      throw new Error(`A SubagentStart hook blocked the sub-agent: ${start.reason ?? "no reason given"}`);
+      throw new TeamError(
+        "subagent_failed",
+        `A SubagentStart hook blocked the sub-agent: ${start.reason ?? "no reason given"}`,
+      );
     hookContext = start.additionalContext;
   }
   ctx.signal.throwIfAborted();
@@ -338,7 +346,8 @@ function childTools(
   const byName = new Map(available.map((tool) => [tool.name, tool]));
   const unknown = requested.filter((toolName) => !byName.has(toolName));
   if (unknown.length > 0)
-    throw new Error(
+    throw new TeamError(
+      "team_invalid_input",
       `Unknown tool${unknown.length > 1 ? "s" : ""} for the sub-agent: ${unknown.join(", ")}. Available: ${
         [...byName.keys()].join(", ") || "(none)"
       }.`,
@@ -349,7 +358,10 @@ function childTools(
 /** The tool result: the child's final text, with a note when it did not finish. */
 function summaryOf(result: AgentRunResult): string {
   if (result.status === "failed")
-    throw new Error(`The sub-agent failed (${result.reason}): ${result.reasonDetail ?? result.error?.message ?? ""}`);
+    throw new TeamError(
+      "subagent_failed",
+      `The sub-agent failed (${result.reason}): ${result.reasonDetail ?? result.error?.message ?? ""}`,
+    );
   const text = result.outputText.trim() === "" ? "(no summary)" : result.outputText;
   if (result.status === "completed") return text;
   const why = result.reasonDetail ? `${result.reason}: ${result.reasonDetail}` : result.reason;

@@ -1,3 +1,4 @@
+import { HeddleError } from "@heddle/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_MAILBOX_MAX_MESSAGE_BYTES, type TeamMailbox } from "../teams/index.js";
 
@@ -235,7 +236,7 @@ export function runTeamMailboxConformance(name: string, makeMailbox: MakeTeamMai
       const mailbox = await fresh();
       const controller = new AbortController();
       const aborted = mailbox.wait("w", controller.signal);
-      controller.abort(new Error("gave up"));
+      controller.abort(new HeddleError("aborted", "gave up"));
       await expect(aborted).rejects.toThrow("gave up");
       await expect(mailbox.wait("w", controller.signal)).rejects.toThrow("gave up");
 

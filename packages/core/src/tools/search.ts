@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { type AgentTool, createTool, setSafeTimeout } from "@heddle/shared";
+import { type AgentTool, createTool, HeddleError, setSafeTimeout } from "@heddle/shared";
 import { RE2JS } from "re2js";
 import { z } from "zod";
 import type { Workspace } from "../workspace/index.js";
@@ -100,7 +100,7 @@ export function createSearchTool(workspace: Workspace, options: SearchOptions = 
       } finally {
         timer.clear();
       }
-      if (ctx.signal.aborted) throw new Error("Search aborted.");
+      if (ctx.signal.aborted) throw new HeddleError("aborted", "Search aborted.");
       if (signal.aborted) {
         throw new ToolInputError("timeout", `Search stopped after ${timeoutMs} ms; narrow the pattern, path or glob.`);
       }

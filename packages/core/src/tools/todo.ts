@@ -1,5 +1,6 @@
 import { type AgentTool, createTool } from "@heddle/shared";
 import { z } from "zod";
+import { ToolInputError } from "../workspace/index.js";
 
 /** One item of the agent's task list. `id` is stable across calls: the model refers to an item by it. */
 export interface TodoItem {
@@ -68,9 +69,13 @@ export function createTodoWriteTool(onChange?: (todos: TodoItem[]) => void): Age
       const next = input.merge ? mergeTodos(current, updates) : updates;
       const ids = next.map((todo) => todo.id);
       const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
-      if (duplicate !== undefined) throw new Error(`Two items have the id "${duplicate}": give each item its own id.`);
+      if (duplicate !== undefined)
+        throw new ToolInputError("not_unique", `Two items have the id "${duplicate}": give each item its own id.`);
       if (next.filter((todo) => todo.status === "in_progress").length > 1)
-        throw new Error("At most one item may be in_progress at a time: finish or pause the current one first.");
+        throw new ToolInputError(
+          "invalid_todos",
+          "At most one item may be in_progress at a time: finish or pause the current one first.",
+        );
       current = next;
       onChange?.(current.map((todo) => ({ ...todo })));
       return renderTodos(current);

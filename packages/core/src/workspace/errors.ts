@@ -51,6 +51,7 @@ export type ToolInputErrorCode =
   | "not_unique"
   | "no_change"
   | "invalid_pattern"
+  | "invalid_todos"
   | "unknown_skill"
   | "no_user"
   | "timeout";

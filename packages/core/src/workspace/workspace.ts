@@ -40,11 +40,14 @@ export function createWorkspace(root: string, options: WorkspaceOptions = {}): W
   if (typeof root !== "string" || root.length === 0) {
     throw new ToolConfigError("workspaceRoot must be a non-empty path to an existing directory.");
   }
-  let realRoot: string;
+  let realRoot: string | undefined;
   try {
     realRoot = realpathSync(path.resolve(root));
-    if (!statSync(realRoot).isDirectory()) throw new Error("not a directory");
+    if (!statSync(realRoot).isDirectory()) realRoot = undefined;
   } catch {
+    realRoot = undefined;
+  }
+  if (realRoot === undefined) {
     throw new ToolConfigError(`workspaceRoot ${JSON.stringify(root)} is not an existing directory.`);
   }
   const lexicalRoot = path.resolve(root);

@@ -1,4 +1,5 @@
 /** Run results: part of Heddle's public contract (see `index.ts`). */
+import type { HeddleErrorCode } from "../error-codes.js";
 import type { AgentMessage, AgentUsage } from "./messages.js";
 import type { ModelError } from "./model.js";
 import type { PermissionDenial } from "./tools.js";
@@ -94,5 +95,5 @@ export interface AgentRunResult {
   toolCalls: number;
   permissionDenials: PermissionDenial[];
   /** The error behind a `failed` run; `code` is the `HeddleError` code when there is one. */
-  error?: ModelError | { kind: "hook" | "tool" | "internal"; message: string; code?: string };
+  error?: ModelError | { kind: "hook" | "tool" | "internal"; message: string; code?: HeddleErrorCode };
 }

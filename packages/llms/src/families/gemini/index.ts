@@ -1,3 +1,4 @@
+import { HeddleError } from "@heddle/shared";
 import { modelError } from "../../errors.js";
 import { fetchForCall } from "../../guarded-fetch.js";
 import { lazyModule } from "../../lazy-module.js";
@@ -65,7 +66,7 @@ const driver: FamilyDriver<GenAiClient, GeminiChunk> = {
     void emptied.return?.(undefined);
     // Like the client, a body that ends inside an event is a cut connection.
     return sseChunks(events as ByteBody | undefined, decodeGeminiEvent, {
-      unterminatedEnd: () => new Error("Incomplete JSON segment at the end"),
+      unterminatedEnd: () => new HeddleError("stream_malformed", "Incomplete JSON segment at the end"),
     });
   },
   mapper: (ctx) => new GeminiStreamMapper(ctx.request),

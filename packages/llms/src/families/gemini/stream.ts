@@ -1,4 +1,11 @@
-import type { AgentModelEvent, AgentModelRequest, AgentUsage, FinishEvent, ModelError } from "@heddle/shared";
+import {
+  type AgentModelEvent,
+  type AgentModelRequest,
+  type AgentUsage,
+  type FinishEvent,
+  HeddleError,
+  type ModelError,
+} from "@heddle/shared";
 import { modelError } from "../../errors.js";
 import type { SseEvent } from "../../sse.js";
 import { ToolCallAccumulator } from "../../tool-call-accumulator.js";
@@ -74,7 +81,10 @@ export function decodeGeminiEvent(event: SseEvent): GeminiChunk | undefined {
   try {
     json = JSON.parse(data);
   } catch (error) {
-    throw new Error(`exception parsing stream chunk ${data.slice(0, 200)}. ${(error as Error).message}`);
+    throw new HeddleError(
+      "stream_malformed",
+      `exception parsing stream chunk ${data.slice(0, 200)}. ${(error as Error).message}`,
+    );
   }
   if (json !== null && typeof json === "object") {
     const failure = (json as { error?: { code?: unknown } }).error;
