@@ -12,3 +12,6 @@ export function evidenceFiles(base?: string): string[];
 export function extractReferences(markdown: string, file: string): EvidenceReference[];
 export function checkReferences(references: EvidenceReference[], base?: string, files?: string[]): string[];
 export function allReferences(base?: string): EvidenceReference[];
+export const MAX_INLINE: number;
+export function checkEvidence(markdown: string, file: string, options?: { maxInline?: number }): string[];
+export function allEvidenceProblems(base?: string): string[];

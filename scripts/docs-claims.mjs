@@ -1,7 +1,9 @@
-// Checks the test and benchmark names the docs give as evidence: a sentence that states a fact about Heddle names
-// the test that shows it, as `path/to/file.test.ts` › "test title" (or a benchmark, `bench/x.bench.mjs`). Each named
-// file must exist and each quoted title must occur in it, so a renamed or deleted test fails the docs test instead
-// of leaving a claim with nothing behind it. Used by scripts/docs-claims.test.ts; by hand: `node scripts/docs-claims.mjs`.
+// Checks the test and benchmark names the docs give as evidence. A sentence that states a fact about Heddle carries a
+// marker, `[E3](#evidence)`, and the page ends with an "## Evidence" section whose entry `- **E3**` names the test
+// that shows it, as `path/to/file.test.ts` › "test title" (or a benchmark, `bench/x.bench.mjs`). Each named file must
+// exist and each quoted title must occur in it, so a renamed or deleted test fails the docs test instead of leaving a
+// claim with nothing behind it; each marker needs its entry, each entry a marker and a test, and the prose keeps at
+// most a handful of paths inline. Used by scripts/docs-claims.test.ts; by hand: `node scripts/docs-claims.mjs`.
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -150,6 +152,76 @@ export function checkReferences(references, base = root, files = evidenceFiles(b
   return problems;
 }
 
+/** Test paths the prose of a page may name inline, outside its Evidence section. */
+export const MAX_INLINE = 5;
+
+/** The markers a page's prose cites: `[E3](#evidence)`. */
+const MARKER = /\[E(\d+)\]\(#evidence\)/g;
+/** The start of an Evidence entry: `- **E3**`. */
+const ENTRY = /^\s*[-*]\s+\*\*E(\d+)\*\*/;
+
+/**
+ * Problems with a page's markers and its Evidence section, as "file.md:line: ..." lines: a marker with no entry, a
+ * labelled entry (`- **E3**`) that no marker cites or that names no test (an unlabelled item of the section states
+ * its claim itself and names its tests), an Evidence section that is not the page's last, and more than
+ * `maxInline` test paths in the prose.
+ */
+export function checkEvidence(markdown, file, { maxInline = MAX_INLINE } = {}) {
+  const problems = [];
+  const lines = markdown.split("\n");
+  const markers = new Map();
+  const entries = new Map();
+  let inFence = false;
+  let section;
+  let evidenceLine;
+  let current;
+  let inlinePaths = 0;
+  const references = new Set(extractReferences(markdown, file).map((reference) => reference.line));
+  lines.forEach((text, index) => {
+    const line = index + 1;
+    if (/^\s*```/.test(text)) inFence = !inFence;
+    if (inFence) return;
+    const heading = /^(#{1,2})\s+(.*?)\s*$/.exec(text);
+    if (heading) {
+      section = heading[2];
+      current = undefined;
+      if (heading[1] === "##" && section === "Evidence") evidenceLine = line;
+      else if (evidenceLine !== undefined) problems.push(`${file}:${line}: the Evidence section must end the page`);
+      return;
+    }
+    if (section === "Evidence" && evidenceLine !== undefined) {
+      const entry = ENTRY.exec(text);
+      if (entry) {
+        if (entries.has(entry[1])) problems.push(`${file}:${line}: a second Evidence entry E${entry[1]}`);
+        current = { id: entry[1], line, tests: 0 };
+        entries.set(entry[1], current);
+      } else if (/^[-*]\s/.test(text)) {
+        current = undefined;
+      }
+      if (current && references.has(line)) current.tests += extractReferences(text, file).length;
+      return;
+    }
+    for (const match of text.matchAll(MARKER)) if (!markers.has(match[1])) markers.set(match[1], line);
+    inlinePaths += extractReferences(text, file).length;
+  });
+  for (const [id, line] of markers)
+    if (!entries.has(id)) problems.push(`${file}:${line}: marker E${id} has no entry in the page's Evidence section`);
+  for (const [id, entry] of entries) {
+    if (!markers.has(id)) problems.push(`${file}:${entry.line}: Evidence entry E${id} is cited by no marker`);
+    if (entry.tests === 0) problems.push(`${file}:${entry.line}: Evidence entry E${id} names no test or benchmark`);
+  }
+  if (inlinePaths > maxInline)
+    problems.push(
+      `${file}: ${inlinePaths} test or benchmark paths in the prose (at most ${maxInline}): cite them by marker from the Evidence section`,
+    );
+  return problems;
+}
+
+/** The marker and Evidence problems of every doc and README. */
+export function allEvidenceProblems(base = root) {
+  return docFiles(base).flatMap((file) => checkEvidence(readFileSync(join(base, file), "utf8"), file));
+}
+
 /** Every reference of the docs and READMEs. */
 export function allReferences(base = root) {
   return docFiles(base).flatMap((file) => extractReferences(readFileSync(join(base, file), "utf8"), file));
@@ -157,7 +229,7 @@ export function allReferences(base = root) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const references = allReferences();
-  const problems = checkReferences(references);
+  const problems = [...checkReferences(references), ...allEvidenceProblems()];
   for (const problem of problems) console.log(problem);
   const files = new Set(references.map((reference) => reference.file));
   console.log(`docs-claims: ${references.length} references in ${files.size} files, ${problems.length} problem(s)`);

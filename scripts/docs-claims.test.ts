@@ -4,7 +4,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { allReferences, checkReferences, extractReferences } from "./docs-claims.mjs";
+import {
+  allEvidenceProblems,
+  allReferences,
+  checkEvidence,
+  checkReferences,
+  extractReferences,
+} from "./docs-claims.mjs";
 
 describe("docs claims", () => {
   it("every test and benchmark the docs name exists, with every quoted title", () => {
@@ -13,6 +19,44 @@ describe("docs claims", () => {
     // The docs do name their evidence: the reliability page alone names dozens of tests.
     expect(references.filter((reference) => reference.file === "docs/reliability.md").length).toBeGreaterThan(20);
     expect(references.filter((reference) => reference.titles.length > 0).length).toBeGreaterThan(20);
+  });
+
+  it("every marker has its Evidence entry, every entry a marker and a test, and the prose names few paths", () => {
+    expect(allEvidenceProblems()).toEqual([]);
+  });
+
+  it("reports a marker without an entry, an entry without a marker or a test, a section not last, too many inline paths", () => {
+    const page = [
+      "# Page",
+      "",
+      "Sessions survive a crash [E1](#evidence). Loops are caught [E2](#evidence), again [E1](#evidence).",
+      "A budget stops a run [E4](#evidence).",
+      "Inline: `a/one.test.ts` and `a/two.test.ts`.",
+      "",
+      "## Evidence",
+      "",
+      '- **E1** `a/crash.test.ts` › "killed while the model streams"',
+      "  and `a/more.test.ts`.",
+      "- **E2** nothing named here",
+      "- **E3** `a/orphan.test.ts`",
+      "- **E1** `a/again.test.ts`",
+      "",
+      "## After",
+    ].join("\n");
+    expect(checkEvidence(page, "docs/page.md", { maxInline: 1 })).toEqual([
+      "docs/page.md:13: a second Evidence entry E1",
+      "docs/page.md:15: the Evidence section must end the page",
+      "docs/page.md:4: marker E4 has no entry in the page's Evidence section",
+      "docs/page.md:11: Evidence entry E2 names no test or benchmark",
+      "docs/page.md:12: Evidence entry E3 is cited by no marker",
+      "docs/page.md: 2 test or benchmark paths in the prose (at most 1): cite them by marker from the Evidence section",
+    ]);
+    // A test named in an entry is still checked for existence like any other reference.
+    const references = extractReferences(page, "docs/page.md");
+    expect(references.map((reference) => reference.spec)).toContain("a/crash.test.ts");
+    expect(checkEvidence("Plain prose [E1](#evidence).\n", "docs/none.md")).toEqual([
+      "docs/none.md:1: marker E1 has no entry in the page's Evidence section",
+    ]);
   });
 
   const base = mkdtempSync(join(tmpdir(), "heddle-docs-claims-"));

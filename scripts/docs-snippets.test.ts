@@ -140,11 +140,24 @@ describe("runnable doc snippets (ts run)", () => {
     const run = await runSnippet(quickstart!, { env: env() });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^It is 18°C and sunny in Lisbon\. \d/);
+    expect(run.stdout).toBe("completed It is 18°C and sunny in Lisbon.\n");
     expect(server.requests).toHaveLength(2);
     const toolResult = server.requests[1]!.body.messages.at(-1).content[0];
     expect(toolResult).toMatchObject({ type: "tool_result", tool_use_id: "toolu_1" });
     expect(JSON.stringify(toolResult.content)).toContain("sunny in Lisbon");
+  }, 60_000);
+
+  it("the README quickstart exits 1 and says why when the key is refused", async () => {
+    const quickstart = runnable.find((snippet) => snippet.file === "README.md")!;
+    server.reset();
+    server.enqueue("anthropic", {
+      status: 401,
+      json: { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } },
+    });
+    const run = await runSnippet(quickstart, { env: env() });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/^failed /);
+    expect(run.stderr).toMatch(/^model_error .*invalid x-api-key/);
   }, 60_000);
 
   for (const snippet of runnable.filter((s) => s.file !== "README.md")) {

@@ -132,6 +132,23 @@ describe("telemetry", () => {
     expect(output).toContain("[truncated]");
   });
 
+  it("records the model's reasoning text with recordContent, and never without it", async () => {
+    const script = () => [
+      { toolCalls: [{ id: "c1", name: "echo", input: { text: "x" } }], reasoning: "secret-thought" },
+      { text: "done" },
+    ];
+    await agent({ telemetry: { tracer } }, script()).run("go");
+    expect(JSON.stringify(spans().map((s) => s.attributes))).not.toContain("secret-thought");
+    exporter.reset();
+    await agent({ telemetry: { tracer, recordContent: true } }, script()).run("go");
+    const [, second] = spans().filter((s) => s.name === "chat acme-1");
+    const messages = JSON.parse(String(second!.attributes["gen_ai.input.messages"])) as Array<{
+      role: string;
+      parts: Array<{ type: string; content?: string }>;
+    }>;
+    expect(messages[1]!.parts[0]).toEqual({ type: "reasoning", content: "secret-thought" });
+  });
+
   it("marks a failed model call and its run as errors, with an exception event", async () => {
     const runtime = agent({ telemetry: { tracer } }, [{ error: { kind: "rate_limit", message: "slow down" } }]);
     const result = await runtime.run("go");

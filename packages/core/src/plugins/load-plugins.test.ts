@@ -59,6 +59,14 @@ describe("loadPlugins", () => {
     expect(result.failures[2]!.error.message).toMatch(/exports no plugin/);
   });
 
+  it("refuses a plugin file without a setup function, even one that gives its tools directly", async () => {
+    await pluginFile("direct.mjs", `export default { name: "direct", tools: [${tool("fine", "ok")}] };`);
+    const result = await loadPlugins(["direct.mjs"], { baseDir: dir });
+    expect(result.plugins).toEqual([]);
+    expect(result.failures.map((f) => [path.basename(f.path), f.stage])).toEqual([["direct.mjs", "shape"]]);
+    expect(result.failures[0]!.error.message).toMatch(/has no `setup` function/);
+  });
+
   it("namespaces a tool whose name is reserved or taken by an earlier plugin", async () => {
     await pluginFile(
       "one.mjs",
