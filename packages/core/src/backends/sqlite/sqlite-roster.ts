@@ -1,29 +1,35 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { AgentUsage } from "@heddle/shared";
-import Database from "better-sqlite3";
-import { sqliteFileProblem } from "../sessions/index.js";
-import { TeamDatabaseError, TeamError } from "./errors.js";
-import { checkAgentId } from "./mailbox.js";
+import type Database from "better-sqlite3";
+import type { TeammateStopReason } from "../../teams/contract.js";
 import {
   addTurnUsage,
   agentExists,
   type CreateTeamRosterEntry,
+  checkAgentId,
   checkCreateInput,
   checkLeaseMs,
   checkMax,
+  checkTaskCall,
   checkTaskInput,
   checkWorkerId,
+  claimed,
+  completed,
   emptyUsage,
+  newTask,
+  notFound,
   rosterClosedError,
+  TeamDatabaseError,
+  TeamError,
   type TeamLeaseGrant,
   type TeamRoster,
   type TeamRosterEntry,
   type TeamTask,
   toUsage,
-} from "./roster.js";
-import { checkTaskCall, claimed, completed, newTask, notFound } from "./team-tasks.js";
-import type { TeammateStopReason } from "./teammate-types.js";
+} from "../../teams/contract.js";
+import { openSqliteDatabase } from "./driver.js";
+import { sqliteFileProblem } from "./sqlite-errors.js";
 
 export interface SqliteTeamRosterOptions {
   /** The database file (the sessions and mailbox file works: the roster keeps to its own tables). */
@@ -99,7 +105,7 @@ export class SqliteTeamRoster implements TeamRoster {
     let db: Database.Database | undefined;
     try {
       if (options.path !== ":memory:") mkdirSync(dirname(resolve(options.path)), { recursive: true });
-      db = new Database(options.path);
+      db = openSqliteDatabase(options.path);
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       db.pragma("journal_mode = WAL");
       migrate(db, options.path);

@@ -1,4 +1,4 @@
-import { TeamError } from "./errors.js";
+import { TeamError } from "../../teams/contract.js";
 
 /**
  * A new `ioredis` client for `url`. `ioredis` is an optional peer dependency: it is imported here, on the first call
