@@ -9,6 +9,18 @@ let Driver: typeof Database | undefined;
  * PostgreSQL or Redis user never loads it. Synchronous, like the constructors that call it.
  */
 export function openSqliteDatabase(path: string): Database.Database {
-  Driver ??= createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+  Driver ??= loadDriver();
   return new Driver(path);
+}
+
+function loadDriver(): typeof Database {
+  try {
+    return createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+  } catch (error) {
+    throw new Error(
+      `SQLite storage needs the "better-sqlite3" package, which did not load (${(error as Error).message}). ` +
+        "Install it (npm install better-sqlite3), or keep sessions and teams in memory, PostgreSQL or Redis.",
+      { cause: error },
+    );
+  }
 }
