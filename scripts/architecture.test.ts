@@ -315,5 +315,5 @@ describe("built entries", () => {
     });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-  });
+  }, 60_000); // a node process loading four packages: more than the default 5 s on a busy machine
 });
