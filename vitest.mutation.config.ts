@@ -11,8 +11,8 @@ export const mutationTests = [
   "packages/core/src/sessions/write-queue.test.ts",
   "packages/core/src/sessions/repair.test.ts",
   "packages/core/src/sessions/session-runtime.test.ts",
-  "packages/core/src/sessions/stores.test.ts",
-  "packages/core/src/sessions/sqlite-damage.test.ts",
+  "packages/core/src/backends/sqlite/stores.test.ts",
+  "packages/core/src/backends/sqlite/sqlite-damage.test.ts",
   // loop detection and the breaker
   "packages/core/src/safety/safety-hooks.test.ts",
   "packages/core/src/safety/safety-session.test.ts",
@@ -50,8 +50,8 @@ export const mutationTests = [
   "packages/core/test/teams/mailbox-conformance.test.ts",
   "packages/core/test/teams/sqlite-mailbox-damage.test.ts",
   "packages/core/test/teams/protocol.test.ts",
-  "packages/core/src/teams/redis-mailbox.test.ts",
-  "packages/core/src/teams/redis-close-race.test.ts",
+  "packages/core/src/backends/redis/redis-mailbox.test.ts",
+  "packages/core/src/backends/redis/redis-close-race.test.ts",
   "packages/core/src/mcp/names.test.ts",
   "packages/core/src/mcp/results.test.ts",
 ];

@@ -10,3 +10,5 @@ export declare function findConcernInternalsImports(root: string): string[];
 export declare function findPlainErrors(root: string): string[];
 export declare const KNOWN_VIOLATIONS: string[];
 export declare function checkArchitecture(root: string): { failures: string[]; known: string[]; stale: string[] };
+export declare const SHARED_BACKEND_FOLDERS: string[];
+export declare function findBackendViolations(root: string): string[];

@@ -5,8 +5,12 @@
 // 3. No import circle inside a package, type-only imports included: a type circle is still two concerns that
 //    cannot be understood (or moved) apart, and `import type` turns into a value import with one edit.
 // 4. agents reaches @heddle/llms only where it turns the provider form into a model (ALLOWED_LLMS_IMPORTERS).
-// 5. A core concern folder (sessions/, tools/, ...) imports another folder only through its index.ts.
-// 6. src throws typed errors: no plain `new Error(` outside tests (a HeddleError with a catalogued code instead).
+// 5. A core concern folder (sessions/, tools/, ...) imports another folder only through its index.ts (or its
+//    contract.ts, the interfaces a backend builds on). Each backends/<name>/ counts as a folder of its own.
+// 6. Backends (backends/<name>/: memory, sqlite, postgres, redis) stand apart: a backend imports no other backend
+//    (backends/sql/ holds what the SQL ones share, and reaches no backend), and outside backends/ only a folder's
+//    contract.ts, never a runtime; a contract.ts reaches no backend, so no arrow points up from a backend.
+// 7. src throws typed errors: no plain `new Error(` outside tests (a HeddleError with a catalogued code instead).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -168,25 +172,83 @@ export function findAgentsLlmsImports(root) {
   return violations;
 }
 
-/** Imports from one core concern folder into another folder's files other than its index.ts. */
+/** The folder a core source file belongs to: `sessions`, `backends/sqlite`, ...; `undefined` for a top-level file. */
+function coreFolderOf(src, file) {
+  const parts = relative(src, file).split(sep);
+  if (parts.length < 2) return undefined;
+  return parts[0] === "backends" && parts.length > 2 ? `backends/${parts[1]}` : parts[0];
+}
+
+/** Imports from one core concern folder into another folder's files other than its entries. */
 export function findConcernInternalsImports(root) {
   const src = join(root, "packages", "core", "src");
   if (!existsSync(src)) return [];
-  const folderOf = (file) => {
-    const parts = relative(src, file).split(sep);
-    return parts.length > 1 ? parts[0] : undefined;
-  };
   const violations = [];
   for (const [file, targets] of relativeImportGraph(src)) {
-    const from = folderOf(file);
+    const from = coreFolderOf(src, file);
     if (!from) continue;
     for (const target of targets) {
-      const to = folderOf(target);
+      const to = coreFolderOf(src, target);
       if (!to || to === from) continue;
-      if (relative(join(src, to), target) === "index.ts") continue;
+      const entry = relative(join(src, to), target);
+      // A backend has no contract of its own: the rest of core reaches it through its index.ts only.
+      if (entry === "index.ts" || (entry === "contract.ts" && !to.startsWith("backends/"))) continue;
       violations.push(
         `${relative(root, file)}: imports ${relative(root, target)}, an internal of ${to}/ (import ${to}/index.ts)`,
       );
+    }
+  }
+  return violations;
+}
+
+/** Folders under backends/ that are shared helpers, not backends: any backend may use them; they use none. */
+export const SHARED_BACKEND_FOLDERS = ["backends/sql"];
+
+/**
+ * Arrows that point the wrong way around the backends: a backend importing another backend, a backend importing
+ * anything outside backends/ but a folder's contract.ts, or a contract.ts (or what it imports) reaching a backend.
+ */
+export function findBackendViolations(root) {
+  const src = join(root, "packages", "core", "src");
+  if (!existsSync(join(src, "backends"))) return [];
+  const graph = relativeImportGraph(src);
+  const isBackendFolder = (folder) => folder?.startsWith("backends/") && !SHARED_BACKEND_FOLDERS.includes(folder);
+  const violations = [];
+  for (const [file, targets] of graph) {
+    const from = coreFolderOf(src, file);
+    if (!from?.startsWith("backends/")) continue;
+    for (const target of targets) {
+      const to = coreFolderOf(src, target);
+      if (to === from) continue;
+      const where = relative(root, file);
+      if (to?.startsWith("backends/")) {
+        if (SHARED_BACKEND_FOLDERS.includes(from) || isBackendFolder(to))
+          violations.push(`${where}: imports ${relative(root, target)}, another backend (backends stand apart)`);
+      } else if (relative(src, target).split(sep).at(-1) !== "contract.ts" || !to)
+        violations.push(
+          `${where}: imports ${relative(root, target)}, outside the backends (a backend imports only a contract.ts)`,
+        );
+    }
+  }
+  // Everything a contract.ts reaches, followed file by file: none of it may be a backend.
+  for (const file of graph.keys()) {
+    if (relative(src, file).split(sep).at(-1) !== "contract.ts" || coreFolderOf(src, file)?.startsWith("backends/"))
+      continue;
+    const seen = new Set([file]);
+    const queue = [file];
+    while (queue.length) {
+      const next = queue.shift();
+      for (const target of graph.get(next) ?? []) {
+        if (seen.has(target)) continue;
+        seen.add(target);
+        if (coreFolderOf(src, target)?.startsWith("backends/")) {
+          violations.push(
+            `${relative(root, file)}: reaches ${relative(root, target)}, a backend (a contract is below them)`,
+          );
+          continue;
+        }
+        queue.push(target);
+      }
     }
   }
   return violations;
@@ -237,6 +299,7 @@ export function checkArchitecture(root) {
     ...findAgentsLlmsImports(root),
     ...findConcernInternalsImports(root),
     ...findPlainErrors(root),
+    ...findBackendViolations(root),
   ];
   return {
     failures: all.filter((v) => !KNOWN_VIOLATIONS.includes(v)),
@@ -294,5 +357,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     nodeImports += found.length;
   }
   if (violations.length || nodeImports) process.exit(1);
-  console.log("layers, circles, folder boundaries and typed errors ok; shared, llms and agents bundle for the browser");
+  console.log(
+    "layers, circles, folder boundaries, backends and typed errors ok; shared, llms and agents bundle for the browser",
+  );
 }

@@ -8,6 +8,7 @@ import {
   BROWSER_SAFE,
   checkArchitecture,
   findAgentsLlmsImports,
+  findBackendViolations,
   findConcernInternalsImports,
   findImportCycles,
   findLayerViolations,
@@ -146,6 +147,81 @@ describe("typed errors", () => {
   });
 });
 
+describe("backends stand apart from the runtimes and from each other", () => {
+  // A runtime (sessions/) with its contract, and two backends with the SQL helpers they share.
+  const house = {
+    "packages/core/src/sessions/index.ts":
+      'export * from "./runtime.js";\nexport * from "../backends/sqlite/index.js";\n',
+    "packages/core/src/sessions/runtime.ts": 'import "./store.js";\n',
+    "packages/core/src/sessions/store.ts": "export interface Store {}\n",
+    "packages/core/src/sessions/contract.ts": 'export * from "./store.js";\n',
+    "packages/core/src/backends/sql/index.ts": 'import "../../sessions/contract.js";\n',
+    "packages/core/src/backends/sqlite/index.ts": 'export * from "./store.js";\n',
+    "packages/core/src/backends/sqlite/store.ts": 'import "../../sessions/contract.js";\nimport "../sql/index.js";\n',
+    "packages/core/src/backends/postgres/index.ts": 'export * from "./store.js";\n',
+    "packages/core/src/backends/postgres/store.ts": 'import "../../sessions/contract.js";\nimport "../sql/index.js";\n',
+  };
+
+  it("hold for the repository", () => {
+    expect(findBackendViolations(root)).toEqual([]);
+    expect(findConcernInternalsImports(root)).toEqual([]);
+  });
+
+  it("accept a house where backends import contracts and the shared SQL helpers only", () => {
+    const dir = fakeRepo(house);
+    expect(findBackendViolations(dir)).toEqual([]);
+    expect(findConcernInternalsImports(dir)).toEqual([]);
+    expect(findImportCycles(dir)).toEqual([]);
+  });
+
+  it("report a backend importing another backend's file, even through its index.ts", () => {
+    const dir = fakeRepo({
+      ...house,
+      "packages/core/src/backends/postgres/store.ts": 'import "../sqlite/index.js";\nimport "../sqlite/store.js";\n',
+    });
+    expect(findBackendViolations(dir)).toEqual([
+      "packages/core/src/backends/postgres/store.ts: imports packages/core/src/backends/sqlite/index.ts, another backend (backends stand apart)",
+      "packages/core/src/backends/postgres/store.ts: imports packages/core/src/backends/sqlite/store.ts, another backend (backends stand apart)",
+    ]);
+  });
+
+  it("report a backend importing a runtime (an upward arrow), and the shared helpers importing a backend", () => {
+    const dir = fakeRepo({
+      ...house,
+      "packages/core/src/backends/sqlite/store.ts":
+        'import "../../sessions/runtime.js";\nimport "../../sessions/index.js";\n',
+      "packages/core/src/backends/sql/index.ts": 'import "../postgres/index.js";\n',
+    });
+    expect(findBackendViolations(dir).sort()).toEqual([
+      "packages/core/src/backends/sql/index.ts: imports packages/core/src/backends/postgres/index.ts, another backend (backends stand apart)",
+      "packages/core/src/backends/sqlite/store.ts: imports packages/core/src/sessions/index.ts, outside the backends (a backend imports only a contract.ts)",
+      "packages/core/src/backends/sqlite/store.ts: imports packages/core/src/sessions/runtime.ts, outside the backends (a backend imports only a contract.ts)",
+    ]);
+    // Through sessions/index.ts, which re-exports the backend, the arrow closes a circle too.
+    expect(findImportCycles(dir).filter((c) => c.includes("sessions/index.ts"))).toHaveLength(1);
+  });
+
+  it("report a contract that reaches a backend", () => {
+    const dir = fakeRepo({
+      ...house,
+      "packages/core/src/sessions/store.ts": 'import "../backends/postgres/index.js";\nexport interface Store {}\n',
+    });
+    expect(findBackendViolations(dir)).toEqual([
+      "packages/core/src/sessions/contract.ts: reaches packages/core/src/backends/postgres/index.ts, a backend (a contract is below them)",
+    ]);
+  });
+
+  it("report a runtime importing a backend's internal file instead of its index.ts", () => {
+    const dir = fakeRepo({
+      ...house,
+      "packages/core/src/sessions/runtime.ts": 'import "../backends/sqlite/store.js";\n',
+    });
+    expect(findConcernInternalsImports(dir)).toEqual([
+      "packages/core/src/sessions/runtime.ts: imports packages/core/src/backends/sqlite/store.ts, an internal of backends/sqlite/ (import backends/sqlite/index.ts)",
+    ]);
+  });
+});
+
 describe("browser safety", () => {
   it.each(BROWSER_SAFE)(
     "@heddle/%s bundles for the browser without Node imports",
@@ -264,5 +340,5 @@ describe("built entries", () => {
     });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-  });
+  }, 60_000); // a node process loading four packages: more than the default 5 s on a busy machine
 });

@@ -40,7 +40,7 @@ export const guaranteeModules = [
   "packages/core/src/teams/team-governor.ts",
   "packages/core/src/teams/frames.ts",
   // the mailboxes and MCP tool mapping
-  "packages/core/src/teams/memory-mailbox.ts",
+  "packages/core/src/backends/memory/memory-mailbox.ts",
   "packages/core/src/mcp/names.ts",
   "packages/core/src/mcp/results.ts",
 ];

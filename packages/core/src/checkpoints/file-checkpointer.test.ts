@@ -3,8 +3,8 @@ import path from "node:path";
 import { createScriptedModel } from "@heddle/llms/testing";
 import { getMessageText, userMessage } from "@heddle/shared";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MemorySessionStore } from "../backends/memory/index.js";
 import { createSession } from "../sessions/create-session.js";
-import { MemorySessionStore } from "../sessions/memory-store.js";
 import { createDefaultTools } from "../tools/default-tools.js";
 import { findTool, makeTempDir, runTool, toolContext } from "../tools/test-utils.js";
 import {

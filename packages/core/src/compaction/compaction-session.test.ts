@@ -1,8 +1,8 @@
 import { createScriptedModel } from "@heddle/llms/testing";
 import { getMessageText, type ModelInfo } from "@heddle/shared";
 import { describe, expect, it } from "vitest";
+import { MemorySessionStore } from "../backends/memory/index.js";
 import { createSession, openSession } from "../sessions/create-session.js";
-import { MemorySessionStore } from "../sessions/memory-store.js";
 import type { SessionEvent } from "../sessions/session-events.js";
 import { summarizingCompaction } from "./summarizing.js";
 import { truncatingCompaction } from "./truncating.js";

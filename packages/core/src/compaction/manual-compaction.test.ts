@@ -1,9 +1,9 @@
 import { createScriptedModel } from "@heddle/llms/testing";
 import { getMessageText } from "@heddle/shared";
 import { describe, expect, it } from "vitest";
+import { MemorySessionStore } from "../backends/memory/index.js";
 import { createSession } from "../sessions/create-session.js";
 import { InvalidSessionInputError, SessionStoreError } from "../sessions/errors.js";
-import { MemorySessionStore } from "../sessions/memory-store.js";
 import type { SessionEvent } from "../sessions/session-events.js";
 import { summarizingCompaction } from "./summarizing.js";
 import { truncatingCompaction } from "./truncating.js";

@@ -7,8 +7,8 @@ import { createScriptedModel } from "@heddle/llms/testing";
 import type { ImagePart, TextPart } from "@heddle/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EVERYTHING_SERVER, toolContext, WRAPPER, waitFor } from "../../test/mcp/helpers.js";
+import { MemorySessionStore } from "../backends/memory/index.js";
 import { createSession } from "../sessions/create-session.js";
-import { MemorySessionStore } from "../sessions/memory-store.js";
 import { connectMcpServers, type McpConnection, withMcpTools } from "./connection.js";
 import { McpToolError } from "./errors.js";
 

@@ -8,8 +8,8 @@ import { createScriptedModel } from "@heddle/llms/testing";
 import { getToolResults, type ToolApprovalRequest } from "@heddle/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { FILESYSTEM_SERVER } from "../../test/mcp/helpers.js";
+import { MemorySessionStore } from "../backends/memory/index.js";
 import { createSession } from "../sessions/create-session.js";
-import { MemorySessionStore } from "../sessions/memory-store.js";
 import { connectMcpServers, type McpConnection, withMcpTools } from "./connection.js";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "heddle-mcp-fs-")));

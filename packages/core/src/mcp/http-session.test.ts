@@ -6,8 +6,8 @@ import { createScriptedModel } from "@heddle/llms/testing";
 import { getToolResults, toolOutputText } from "@heddle/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { TEST_SERVER, toolContext, waitFor } from "../../test/mcp/helpers.js";
+import { MemorySessionStore } from "../backends/memory/index.js";
 import { createSession } from "../sessions/create-session.js";
-import { MemorySessionStore } from "../sessions/memory-store.js";
 import { connectMcpServers, type McpConnection, type McpStatusChange, withMcpTools } from "./connection.js";
 
 let server: ChildProcess | undefined;

@@ -4,8 +4,8 @@ import { createScriptedModel } from "@heddle/llms/testing";
 import { type AgentTool, getToolResults, toolOutputText } from "@heddle/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { TEST_SERVER, waitFor } from "../../test/mcp/helpers.js";
+import { MemorySessionStore } from "../backends/memory/index.js";
 import { createSession } from "../sessions/create-session.js";
-import { MemorySessionStore } from "../sessions/memory-store.js";
 import { connectMcpServers, type McpConnection, withMcpTools } from "./connection.js";
 
 let mcp: McpConnection | undefined;

@@ -1,8 +1,8 @@
 import { createScriptedModel } from "@heddle/llms/testing";
 import { type AgentTool, getMessageText } from "@heddle/shared";
 import { describe, expect, it } from "vitest";
+import { MemorySessionStore } from "../backends/memory/index.js";
 import { createSession } from "../sessions/create-session.js";
-import { MemorySessionStore } from "../sessions/memory-store.js";
 import type { SessionEvent } from "../sessions/session-events.js";
 
 function counter(name: string, fail = false): AgentTool & { calls: number } {

@@ -1,10 +1,10 @@
 import { createGateway } from "@heddle/llms";
+import { defaultSessionDbPath, SqliteSessionStore } from "../backends/sqlite/index.js";
 import { InvalidSessionInputError, SessionNotFoundError } from "./errors.js";
 import { danglingToolCalls, repairMessage } from "./repair.js";
 import { SessionHooks, type SessionStartSource } from "./session-hooks.js";
 import { createSessionHost } from "./session-host.js";
 import { type SessionOptions, SessionRuntime } from "./session-runtime.js";
-import { defaultSessionDbPath, SqliteSessionStore } from "./sqlite-store.js";
 import type { SessionStore } from "./store.js";
 
 function checkOptions(options: SessionOptions, fn: string): void {

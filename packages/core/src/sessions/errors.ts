@@ -1,5 +1,8 @@
 import { HeddleError } from "@heddle/shared";
 
+/** The codes of an SQLite database file that cannot be used. */
+export type DatabaseFileErrorCode = "database_corrupt" | "database_read_only" | "database_unavailable";
+
 /** Why a session store refused a call; stable codes a host can switch on. */
 export type SessionStoreErrorCode =
   | "store_closed"

@@ -1,3 +1,21 @@
+export { createMemorySessionData, type MemorySessionData, MemorySessionStore } from "../backends/memory/index.js";
+export {
+  type PgClientLike,
+  type PgPoolLike,
+  PostgresSessionStore,
+  type PostgresSessionStoreOptions,
+} from "../backends/postgres/index.js";
+export {
+  type DatabaseFileErrorCode,
+  defaultSessionDbPath,
+  SESSION_MIGRATIONS,
+  SESSION_SCHEMA_VERSION,
+  SessionDatabaseError,
+  SqliteSessionStore,
+  type SqliteSessionStoreOptions,
+  sqliteFileProblem,
+  type UnreadableRow,
+} from "../backends/sqlite/index.js";
 export { createSession, openSession } from "./create-session.js";
 export {
   InvalidSessionInputError,
@@ -10,13 +28,6 @@ export {
   type SessionStoreErrorCode,
   SessionWriteError,
 } from "./errors.js";
-export { createMemorySessionData, type MemorySessionData, MemorySessionStore } from "./memory-store.js";
-export {
-  type PgClientLike,
-  type PgPoolLike,
-  PostgresSessionStore,
-  type PostgresSessionStoreOptions,
-} from "./postgres-store.js";
 export { danglingToolCalls, pairToolMessages, repairMessage } from "./repair.js";
 export type { SessionEvent, SessionEventType, SessionListener, SessionUsage } from "./session-events.js";
 export type { CommandHookOptions, SessionStartSource } from "./session-hooks.js";
@@ -28,10 +39,6 @@ export {
   SessionRuntime,
   type SessionTools,
 } from "./session-runtime.js";
-export { type DatabaseFileErrorCode, SessionDatabaseError, sqliteFileProblem } from "./sqlite-errors.js";
-export type { UnreadableRow } from "./sqlite-rows.js";
-export { SESSION_MIGRATIONS, SESSION_SCHEMA_VERSION } from "./sqlite-schema.js";
-export { defaultSessionDbPath, SqliteSessionStore, type SqliteSessionStoreOptions } from "./sqlite-store.js";
 export type {
   CheckpointStore,
   CreateSessionRecordInput,

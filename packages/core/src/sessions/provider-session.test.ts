@@ -1,8 +1,8 @@
 import { type MockProviderServer, startMockProviderServer } from "@heddle/llms/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { MemorySessionStore } from "../backends/memory/index.js";
 import { summarizingCompaction } from "../compaction/summarizing.js";
 import { createSession, openSession } from "./create-session.js";
-import { MemorySessionStore } from "./memory-store.js";
 
 let server: MockProviderServer;
 beforeAll(async () => {

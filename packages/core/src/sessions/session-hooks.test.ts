@@ -3,12 +3,12 @@ import path from "node:path";
 import { createScriptedModel } from "@heddle/llms/testing";
 import { type AgentMessage, type AgentTool, getMessageText, getToolResults } from "@heddle/shared";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MemorySessionStore } from "../backends/memory/index.js";
 import { summarizingCompaction } from "../compaction/summarizing.js";
 import type { HookEventName } from "../hooks/settings.js";
 import { makeTempDir } from "../tools/test-utils.js";
 import { createSession, openSession } from "./create-session.js";
 import { InvalidSessionInputError } from "./errors.js";
-import { MemorySessionStore } from "./memory-store.js";
 import type { SessionEvent } from "./session-events.js";
 
 let root: string;

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { createScriptedModel } from "@heddle/llms/testing";
 import { type AgentTool, getMessageText, getToolResults } from "@heddle/shared";
 import { afterAll, describe, expect, it } from "vitest";
+import { MemorySessionStore } from "../backends/memory/index.js";
+import { defaultSessionDbPath, SqliteSessionStore } from "../backends/sqlite/index.js";
 import { createSession, openSession } from "./create-session.js";
 import {
   InvalidSessionInputError,
@@ -12,9 +14,7 @@ import {
   SessionNotFoundError,
   SessionStoreClosedError,
 } from "./errors.js";
-import { MemorySessionStore } from "./memory-store.js";
 import type { SessionEvent } from "./session-events.js";
-import { defaultSessionDbPath, SqliteSessionStore } from "./sqlite-store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "heddle-session-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

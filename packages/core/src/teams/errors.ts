@@ -1,5 +1,5 @@
 import { HeddleError } from "@heddle/shared";
-import type { DatabaseFileErrorCode } from "../sessions/index.js";
+import type { DatabaseFileErrorCode } from "../sessions/contract.js";
 
 /** Stable codes of the errors the teams module throws on purpose. */
 export type TeamErrorCode =

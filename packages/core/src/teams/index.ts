@@ -1,4 +1,28 @@
 export {
+  createInMemoryTeamMailboxData,
+  createInMemoryTeamRosterData,
+  InMemoryTeamMailbox,
+  type InMemoryTeamMailboxData,
+  type InMemoryTeamMailboxOptions,
+  InMemoryTeamRoster,
+  type InMemoryTeamRosterData,
+  type InMemoryTeamRosterOptions,
+} from "../backends/memory/index.js";
+export {
+  type RedisClientLike,
+  type RedisRosterClientLike,
+  RedisTeamMailbox,
+  type RedisTeamMailboxOptions,
+  RedisTeamRoster,
+  type RedisTeamRosterOptions,
+} from "../backends/redis/index.js";
+export {
+  SqliteTeamMailbox,
+  type SqliteTeamMailboxOptions,
+  SqliteTeamRoster,
+  type SqliteTeamRosterOptions,
+} from "../backends/sqlite/index.js";
+export {
   TeamAgentExistsError,
   TeamDatabaseError,
   TeamError,
@@ -18,26 +42,12 @@ export {
   type TeamMessageKind,
 } from "./mailbox.js";
 export {
-  createInMemoryTeamMailboxData,
-  InMemoryTeamMailbox,
-  type InMemoryTeamMailboxData,
-  type InMemoryTeamMailboxOptions,
-} from "./memory-mailbox.js";
-export {
-  createInMemoryTeamRosterData,
-  InMemoryTeamRoster,
-  type InMemoryTeamRosterData,
-  type InMemoryTeamRosterOptions,
-} from "./memory-roster.js";
-export {
   formatShutdownApproved,
   formatShutdownRequest,
   parseTeamControlMessage,
   type TeamControlKind,
   type TeamControlMessage,
 } from "./protocol.js";
-export { type RedisClientLike, RedisTeamMailbox, type RedisTeamMailboxOptions } from "./redis-mailbox.js";
-export { type RedisRosterClientLike, RedisTeamRoster, type RedisTeamRosterOptions } from "./redis-roster.js";
 export type {
   CreateTeamRosterEntry,
   TeamLeaseGrant,
@@ -57,8 +67,6 @@ export {
   type SpawnAgentToolOptions,
   type SubagentUpdate,
 } from "./spawn-agent.js";
-export { SqliteTeamMailbox, type SqliteTeamMailboxOptions } from "./sqlite-mailbox.js";
-export { SqliteTeamRoster, type SqliteTeamRosterOptions } from "./sqlite-roster.js";
 export { DEFAULT_TEAM_LIMITS, type TeamLimits } from "./team-governor.js";
 export {
   AgentTeamManager,

@@ -6,9 +6,20 @@
 import type { AgentUsage } from "@heddle/shared";
 import { TeamAgentExistsError, TeamError } from "./errors.js";
 import { checkAgentId } from "./mailbox.js";
-import type { TeammateState, TeammateStopReason, TeamUsage } from "./teammate-types.js";
 
-export type { TeamUsage } from "./teammate-types.js";
+/**
+ * Where a teammate is in its life. `waiting` is a roster teammate no worker holds a live lease on (not taken yet, or
+ * its worker stopped or died): the next worker with room takes it.
+ */
+export type TeammateState = "created" | "waiting" | "running" | "idle" | "stopped";
+
+/** Why a teammate stopped: approved a shutdown, was stopped by the host, reached a team limit, or failed. */
+export type TeammateStopReason = "shutdown" | "stopped" | "limit" | "error";
+
+/** A team's spend: every finished turn's usage, added up, and how many turns. */
+export interface TeamUsage extends AgentUsage {
+  turns: number;
+}
 
 /**
  * How a roster teammate is built on whichever worker takes it: plain data (JSON), no functions. The worker turns

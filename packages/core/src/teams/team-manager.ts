@@ -1,8 +1,8 @@
+import { InMemoryTeamRoster } from "../backends/memory/index.js";
 import { type AgentHost, createAgentHost } from "../host/index.js";
 import { MemorySessionStore, type SessionStore } from "../sessions/index.js";
 import { TeamAgentExistsError, TeamError } from "./errors.js";
 import { checkAgentId, type TeamMailbox, type TeamMailboxMessage } from "./mailbox.js";
-import { InMemoryTeamRoster } from "./memory-roster.js";
 import { formatShutdownRequest } from "./protocol.js";
 import type { TeammateSpec, TeamRoster, TeamTaskBoard } from "./roster.js";
 import { leadDefaults, recordTeammate, rosterStatus, rosterUsage } from "./roster-lead.js";

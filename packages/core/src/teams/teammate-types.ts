@@ -4,7 +4,11 @@ import type { SessionEvent, SessionOptions, SessionStore } from "../sessions/ind
 import type { TeamLimitName } from "./errors.js";
 import type { TeamMailbox, TeamMailboxMessage } from "./mailbox.js";
 import type { TeamControlMessage } from "./protocol.js";
+import type { TeammateState, TeammateStopReason, TeamUsage } from "./roster.js";
 import type { TeamGovernor } from "./team-governor.js";
+
+// Declared beside the roster (the contract backends build on); named here too, where the runner's types live.
+export type { TeammateState, TeammateStopReason, TeamUsage };
 
 /** How a teammate is made: a session's options plus its place in the team. */
 export interface TeammateOptions
@@ -17,15 +21,6 @@ export interface TeammateOptions
   /** The teammate's session id in the store (default `teammate-<teamId>-<agentId>`, or `teammate-<agentId>`). */
   sessionId?: string;
 }
-
-/**
- * Where a teammate is in its life. `waiting` is a roster teammate no worker holds a live lease on (not taken yet, or
- * its worker stopped or died): the next worker with room takes it.
- */
-export type TeammateState = "created" | "waiting" | "running" | "idle" | "stopped";
-
-/** Why a teammate stopped: approved a shutdown, was stopped by the host, reached a team limit, or failed. */
-export type TeammateStopReason = "shutdown" | "stopped" | "limit" | "error";
 
 /** A turn's outcome without its transcript (events never carry the history). */
 export type TeammateTurnResult = Pick<
@@ -55,11 +50,6 @@ export type TeammateEvent = { agentId: string } & (
   /** From `runTeamWorker` with a roster: this worker gave the lease back (a clean stop), or recorded the teammate stopped. */
   | { type: "lease-released"; workerId: string }
 );
-
-/** A team's spend: every finished turn's usage, added up, and how many turns. */
-export interface TeamUsage extends AgentUsage {
-  turns: number;
-}
 
 /** A teammate as `status()` reports it. */
 export interface TeammateStatus {

@@ -1,4 +1,4 @@
-import { SessionStoreError } from "./errors.js";
+import { SessionStoreError } from "../../sessions/contract.js";
 
 // What a lost PostgreSQL connection looks like from `pg`, and the typed error the store turns it into. A server that
 // drops a connection (`pg_terminate_backend`, a restart, a failover) or cannot be reached is a `database_unavailable`

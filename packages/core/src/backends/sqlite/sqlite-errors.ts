@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname } from "node:path";
-import { SessionStoreError, type SessionStoreErrorCode } from "./errors.js";
+import { type DatabaseFileErrorCode, SessionStoreError, type SessionStoreErrorCode } from "../../sessions/contract.js";
 
 /**
  * The session database file cannot be used: it is not a database or is damaged (`database_corrupt`), cannot be
@@ -18,8 +18,7 @@ export class SessionDatabaseError extends SessionStoreError {
   }
 }
 
-/** The codes of an SQLite database file that cannot be used. */
-export type DatabaseFileErrorCode = "database_corrupt" | "database_read_only" | "database_unavailable";
+export type { DatabaseFileErrorCode };
 
 /**
  * What is wrong with the SQLite database file at `path`, read from SQLite's (or the file system's) error: a code and

@@ -1,14 +1,14 @@
 import { createId } from "@heddle/shared";
-import { TeamError } from "./errors.js";
 import {
   checkAgentId,
   checkSendInput,
   MailboxWaiters,
   mailboxMaxMessageBytes,
   type SendTeamMessageInput,
+  TeamError,
   type TeamMailbox,
   type TeamMailboxMessage,
-} from "./mailbox.js";
+} from "../../teams/contract.js";
 
 /** The data behind an `InMemoryTeamMailbox`; pass one object to several mailboxes to share it. */
 export interface InMemoryTeamMailboxData {

@@ -1,8 +1,8 @@
 import { userMessage } from "@heddle/shared";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { POSTGRES_URL, reachable, runScopedName } from "../../test/support/services.js";
-import { runSessionStoreConformance } from "../testing/conformance.js";
+import { POSTGRES_URL, reachable, runScopedName } from "../../../test/support/services.js";
+import { runSessionStoreConformance } from "../../testing/conformance.js";
 import { PostgresSessionStore } from "./postgres-store.js";
 
 const up = await reachable(POSTGRES_URL);

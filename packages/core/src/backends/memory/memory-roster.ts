@@ -1,25 +1,29 @@
 import type { AgentUsage } from "@heddle/shared";
-import { TeamError } from "./errors.js";
-import { checkAgentId } from "./mailbox.js";
+import type { TeammateStopReason, TeamUsage } from "../../teams/contract.js";
 import {
   addTurnUsage,
   agentExists,
   type CreateTeamRosterEntry,
+  checkAgentId,
   checkCreateInput,
   checkLeaseMs,
   checkMax,
+  checkTaskCall,
   checkTaskInput,
   checkWorkerId,
+  claimed,
+  completed,
   emptyUsage,
+  newTask,
+  notFound,
   rosterClosedError,
+  TeamError,
   type TeamLeaseGrant,
   type TeammateSpec,
   type TeamRoster,
   type TeamRosterEntry,
   type TeamTask,
-} from "./roster.js";
-import { checkTaskCall, claimed, completed, newTask, notFound } from "./team-tasks.js";
-import type { TeammateStopReason, TeamUsage } from "./teammate-types.js";
+} from "../../teams/contract.js";
 
 interface Row {
   spec: TeammateSpec;

@@ -4,7 +4,7 @@
 // with `team_mailbox_closed`, never ioredis's "Connection is closed.", and leave no connection open.
 import Redis from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { REDIS_URL, reachable, runScopedName } from "../../test/support/services.js";
+import { REDIS_URL, reachable, runScopedName } from "../../../test/support/services.js";
 import { RedisTeamMailbox } from "./redis-mailbox.js";
 
 const up = await reachable(REDIS_URL);

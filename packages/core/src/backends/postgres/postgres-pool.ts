@@ -1,5 +1,5 @@
 import { MissingDependencyError } from "@heddle/shared";
-import { SessionStoreError } from "./errors.js";
+import { SessionStoreError } from "../../sessions/contract.js";
 import { connectionLossError, isConnectionLoss, type LossPoint } from "./postgres-errors.js";
 import { POSTGRES_SESSION_MIGRATIONS, POSTGRES_SESSION_SCHEMA_VERSION } from "./postgres-schema.js";
 

@@ -1,9 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { createId } from "@heddle/shared";
-import Database from "better-sqlite3";
-import { sqliteFileProblem } from "../sessions/index.js";
-import { TeamDatabaseError, TeamError } from "./errors.js";
+import type Database from "better-sqlite3";
 import {
   abortReason,
   checkAgentId,
@@ -11,10 +9,14 @@ import {
   MailboxWaiters,
   mailboxMaxMessageBytes,
   type SendTeamMessageInput,
+  TeamDatabaseError,
+  TeamError,
   type TeamMailbox,
   type TeamMailboxMessage,
   type TeamMessageKind,
-} from "./mailbox.js";
+} from "../../teams/contract.js";
+import { openSqliteDatabase } from "./driver.js";
+import { sqliteFileProblem } from "./sqlite-errors.js";
 
 export interface SqliteTeamMailboxOptions {
   /** The database file (the sessions file works: the mailbox keeps to its own tables); `:memory:` for tests. */
@@ -107,7 +109,7 @@ export class SqliteTeamMailbox implements TeamMailbox {
     let db: Database.Database | undefined;
     try {
       if (options.path !== ":memory:") mkdirSync(dirname(resolve(options.path)), { recursive: true });
-      db = new Database(options.path);
+      db = openSqliteDatabase(options.path);
       // The busy timeout first, so switching to WAL waits for another process instead of failing.
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       db.pragma("journal_mode = WAL");

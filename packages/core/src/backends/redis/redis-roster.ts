@@ -1,26 +1,30 @@
 import type { AgentUsage } from "@heddle/shared";
-import { TeamError } from "./errors.js";
-import { checkAgentId } from "./mailbox.js";
-import { connectRedis } from "./redis-connect.js";
-import { leaseKey, rosterKeys } from "./redis-keys.js";
-import * as script from "./redis-roster-scripts.js";
+import type { TeammateStopReason } from "../../teams/contract.js";
 import {
   agentExists,
   type CreateTeamRosterEntry,
+  checkAgentId,
   checkCreateInput,
   checkLeaseMs,
   checkMax,
+  checkTaskCall,
   checkTaskInput,
   checkWorkerId,
+  claimed,
+  completed,
+  newTask,
+  notFound,
   rosterClosedError,
+  TeamError,
   type TeamLeaseGrant,
   type TeamRoster,
   type TeamRosterEntry,
   type TeamTask,
   toUsage,
-} from "./roster.js";
-import { checkTaskCall, claimed, completed, newTask, notFound } from "./team-tasks.js";
-import type { TeammateStopReason } from "./teammate-types.js";
+} from "../../teams/contract.js";
+import { connectRedis } from "./redis-connect.js";
+import { leaseKey, rosterKeys } from "./redis-keys.js";
+import * as script from "./redis-roster-scripts.js";
 
 /** The part of an `ioredis` client the roster uses; `new Redis(url)` fits. */
 export interface RedisRosterClientLike {

@@ -1,7 +1,7 @@
 import Redis from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { REDIS_URL, reachable, runScopedName } from "../../test/support/services.js";
-import { runTeamMailboxConformance } from "../testing/index.js";
+import { REDIS_URL, reachable, runScopedName } from "../../../test/support/services.js";
+import { runTeamMailboxConformance } from "../../testing/index.js";
 import { RedisTeamMailbox } from "./redis-mailbox.js";
 
 const up = await reachable(REDIS_URL);

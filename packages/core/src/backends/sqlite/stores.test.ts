@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { runSessionStoreConformance } from "../testing/conformance.js";
-import { createMemorySessionData, type MemorySessionData, MemorySessionStore } from "./memory-store.js";
+import { runSessionStoreConformance } from "../../testing/conformance.js";
+import { createMemorySessionData, type MemorySessionData, MemorySessionStore } from "../memory/memory-store.js";
 import { SESSION_SCHEMA_VERSION } from "./sqlite-schema.js";
 import { defaultSessionDbPath, SqliteSessionStore } from "./sqlite-store.js";
 

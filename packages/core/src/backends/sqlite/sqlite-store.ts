@@ -9,34 +9,34 @@ import {
   emptyUsage,
   type ModelRef,
 } from "@heddle/shared";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import {
+  assertStorableMessage,
+  type CreateSessionRecordInput,
+  type FileCheckpoint,
   InvalidSessionInputError,
+  type ListSessionsOptions,
   MessageNotFoundError,
+  modelKey,
+  pairToolMessages,
   SessionConflictError,
   SessionExistsError,
   SessionNotFoundError,
+  type SessionRecord,
+  type SessionRecordPatch,
+  type SessionStore,
   SessionStoreClosedError,
-} from "./errors.js";
-import { pairToolMessages } from "./repair.js";
+  type StoredMessage,
+  type WorkingContext,
+} from "../../sessions/contract.js";
+import { type SessionRow, sessionRow, toRecord } from "../sql/index.js";
+import { openSqliteDatabase } from "./driver.js";
 import { databaseError } from "./sqlite-errors.js";
 import type { SqliteSessionStoreOptions } from "./sqlite-options.js";
 import { RowReader, type UnreadableRow } from "./sqlite-rows.js";
 import { migrate } from "./sqlite-schema.js";
 import { insertCheckpoint, readCheckpoints, readWorkingContext } from "./sqlite-side-tables.js";
-import { type MessageRow, prepare, type SessionRow, sessionRow, toRecord } from "./sqlite-statements.js";
-import {
-  assertStorableMessage,
-  type CreateSessionRecordInput,
-  type FileCheckpoint,
-  type ListSessionsOptions,
-  modelKey,
-  type SessionRecord,
-  type SessionRecordPatch,
-  type SessionStore,
-  type StoredMessage,
-  type WorkingContext,
-} from "./store.js";
+import { type MessageRow, prepare } from "./sqlite-statements.js";
 
 export { defaultSessionDbPath, type SqliteSessionStoreOptions } from "./sqlite-options.js";
 
@@ -60,7 +60,7 @@ export class SqliteSessionStore implements SessionStore {
     let db: Database.Database | undefined;
     try {
       if (options.path !== ":memory:") mkdirSync(dirname(resolve(options.path)), { recursive: true });
-      db = new Database(options.path);
+      db = openSqliteDatabase(options.path);
       // The busy timeout comes first so that switching to WAL waits for another process instead of failing.
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       db.pragma("journal_mode = WAL");

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import Redis from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { REDIS_URL, reachable, runScopedName } from "../../test/support/services.js";
+import { REDIS_URL, reachable, runScopedName } from "../../../test/support/services.js";
 import { inboxKey, readsKey } from "./redis-keys.js";
 import { RedisTeamMailbox } from "./redis-mailbox.js";
 

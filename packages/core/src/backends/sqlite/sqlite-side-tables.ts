@@ -1,7 +1,7 @@
-import { MessageNotFoundError } from "./errors.js";
+import type { FileCheckpoint, WorkingContext } from "../../sessions/contract.js";
+import { MessageNotFoundError } from "../../sessions/contract.js";
 import type { RowReader } from "./sqlite-rows.js";
 import type { MessageRow, prepare } from "./sqlite-statements.js";
-import type { FileCheckpoint, WorkingContext } from "./store.js";
 
 // The SQLite store's tables beside the transcript: file checkpoints and the working context.
 

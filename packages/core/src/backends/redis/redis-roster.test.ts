@@ -1,7 +1,7 @@
 import Redis from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { REDIS_URL, reachable, runScopedName } from "../../test/support/services.js";
-import { runTeamRosterConformance } from "../testing/index.js";
+import { REDIS_URL, reachable, runScopedName } from "../../../test/support/services.js";
+import { runTeamRosterConformance } from "../../testing/index.js";
 import { leaseKey, rosterKeys } from "./redis-keys.js";
 import { RedisTeamRoster } from "./redis-roster.js";
 

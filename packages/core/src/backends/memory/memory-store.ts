@@ -1,24 +1,22 @@
 import { type AgentMessage, type AgentUsage, addUsage, createId, emptyUsage, type ModelRef } from "@heddle/shared";
 import {
-  InvalidSessionInputError,
-  MessageNotFoundError,
-  SessionConflictError,
-  SessionExistsError,
-  SessionNotFoundError,
-  SessionStoreClosedError,
-} from "./errors.js";
-import {
   assertStorableMessage,
   type CreateSessionRecordInput,
   type FileCheckpoint,
+  InvalidSessionInputError,
   type ListSessionsOptions,
+  MessageNotFoundError,
   modelKey,
+  SessionConflictError,
+  SessionExistsError,
+  SessionNotFoundError,
   type SessionRecord,
   type SessionRecordPatch,
   type SessionStore,
+  SessionStoreClosedError,
   type StoredMessage,
   type WorkingContext,
-} from "./store.js";
+} from "../../sessions/contract.js";
 
 interface MemorySession {
   record: SessionRecord;

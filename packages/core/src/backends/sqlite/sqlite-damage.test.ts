@@ -12,7 +12,7 @@ import {
 } from "@heddle/shared";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { createSession, openSession } from "./create-session.js";
+import { createSession, openSession } from "../../sessions/index.js";
 import { SessionDatabaseError } from "./sqlite-errors.js";
 import type { UnreadableRow } from "./sqlite-rows.js";
 import { defaultSessionDbPath, SqliteSessionStore } from "./sqlite-store.js";

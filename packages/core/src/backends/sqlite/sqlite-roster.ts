@@ -1,29 +1,36 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { AgentUsage } from "@heddle/shared";
-import Database from "better-sqlite3";
-import { sqliteFileProblem } from "../sessions/index.js";
-import { TeamDatabaseError, TeamError } from "./errors.js";
-import { checkAgentId } from "./mailbox.js";
+import type Database from "better-sqlite3";
+import type { TeammateStopReason } from "../../teams/contract.js";
 import {
   addTurnUsage,
   agentExists,
   type CreateTeamRosterEntry,
+  checkAgentId,
   checkCreateInput,
   checkLeaseMs,
   checkMax,
+  checkTaskCall,
   checkTaskInput,
   checkWorkerId,
+  claimed,
+  completed,
   emptyUsage,
+  newTask,
+  notFound,
   rosterClosedError,
+  TeamDatabaseError,
+  TeamError,
   type TeamLeaseGrant,
   type TeamRoster,
   type TeamRosterEntry,
   type TeamTask,
   toUsage,
-} from "./roster.js";
-import { checkTaskCall, claimed, completed, newTask, notFound } from "./team-tasks.js";
-import type { TeammateStopReason } from "./teammate-types.js";
+} from "../../teams/contract.js";
+import { openSqliteDatabase } from "./driver.js";
+import { sqliteFileProblem } from "./sqlite-errors.js";
+import { migrate } from "./sqlite-roster-schema.js";
 
 export interface SqliteTeamRosterOptions {
   /** The database file (the sessions and mailbox file works: the roster keeps to its own tables). */
@@ -35,37 +42,6 @@ export interface SqliteTeamRosterOptions {
   /** The clock leases are measured by (default `Date.now`: every process on the machine shares it). */
   now?: () => number;
 }
-
-const ROSTER_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
-  {
-    version: 1,
-    sql: `
-      CREATE TABLE team_roster (
-        team_id TEXT NOT NULL,
-        agent_id TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        record TEXT NOT NULL,
-        state TEXT NOT NULL,
-        stop_reason TEXT,
-        stop_detail TEXT,
-        lease_holder TEXT,
-        lease_expires_at INTEGER,
-        last_worker_id TEXT,
-        usage TEXT NOT NULL,
-        PRIMARY KEY (team_id, agent_id)
-      );
-      CREATE TABLE team_tasks (
-        team_id TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        id TEXT NOT NULL,
-        record TEXT NOT NULL,
-        PRIMARY KEY (team_id, seq)
-      );
-      CREATE UNIQUE INDEX team_tasks_id ON team_tasks(team_id, id);
-    `,
-  },
-];
-const ROSTER_SCHEMA_VERSION = ROSTER_MIGRATIONS[ROSTER_MIGRATIONS.length - 1]!.version;
 
 interface RosterRow {
   agent_id: string;
@@ -99,7 +75,7 @@ export class SqliteTeamRoster implements TeamRoster {
     let db: Database.Database | undefined;
     try {
       if (options.path !== ":memory:") mkdirSync(dirname(resolve(options.path)), { recursive: true });
-      db = new Database(options.path);
+      db = openSqliteDatabase(options.path);
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       db.pragma("journal_mode = WAL");
       migrate(db, options.path);
@@ -372,27 +348,4 @@ function fileError(error: unknown, path: string): unknown {
   if (error instanceof TeamError) return error;
   const problem = sqliteFileProblem(error, path, "team roster database");
   return problem ? new TeamDatabaseError(problem.code, path, problem.message, error) : error;
-}
-
-function migrate(db: Database.Database, path: string): void {
-  db.transaction(() => {
-    db.exec(
-      "CREATE TABLE IF NOT EXISTS team_roster_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)",
-    );
-    const row = db.prepare("SELECT MAX(version) AS version FROM team_roster_migrations").get() as {
-      version: number | null;
-    };
-    const current = row.version ?? 0;
-    if (current > ROSTER_SCHEMA_VERSION)
-      throw new TeamError(
-        "team_invalid_input",
-        `Team roster in ${path} has schema version ${current}, newer than this Heddle supports (${ROSTER_SCHEMA_VERSION}); upgrade @heddle/core.`,
-      );
-    const record = db.prepare("INSERT INTO team_roster_migrations (version, applied_at) VALUES (?, ?)");
-    for (const migration of ROSTER_MIGRATIONS) {
-      if (migration.version <= current) continue;
-      db.exec(migration.sql);
-      record.run(migration.version, Date.now());
-    }
-  }).immediate();
 }

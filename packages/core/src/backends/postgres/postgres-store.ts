@@ -14,7 +14,7 @@ import {
   SessionExistsError,
   SessionNotFoundError,
   SessionStoreClosedError,
-} from "./errors.js";
+} from "../../sessions/contract.js";
 import { insertCheckpoint, selectCheckpoints } from "./postgres-checkpoints.js";
 import { PostgresConnection } from "./postgres-connection.js";
 import { type Isolation, inTransaction, type PgClientLike, type PgPoolLike, withClient } from "./postgres-pool.js";
@@ -22,8 +22,6 @@ import { quoteSchema, SCHEMA_NAME } from "./postgres-schema.js";
 
 export type { PgClientLike, PgPoolLike } from "./postgres-pool.js";
 
-import type { SessionRow } from "./sqlite-statements.js";
-import { toRecord } from "./sqlite-statements.js";
 import {
   assertStorableMessage,
   type CreateSessionRecordInput,
@@ -35,7 +33,8 @@ import {
   type SessionStore,
   type StoredMessage,
   type WorkingContext,
-} from "./store.js";
+} from "../../sessions/contract.js";
+import { type SessionRow, toRecord } from "../sql/index.js";
 
 export interface PostgresSessionStoreOptions {
   /** A `postgres://` URL; the store opens (and on `close()` ends) its own `pg` pool. */

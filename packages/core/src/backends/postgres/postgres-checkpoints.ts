@@ -1,5 +1,5 @@
-import type { FileCheckpoint } from "../checkpoints/index.js";
-import { MessageNotFoundError } from "./errors.js";
+import type { FileCheckpoint } from "../../sessions/contract.js";
+import { MessageNotFoundError } from "../../sessions/contract.js";
 import type { PgClientLike } from "./postgres-pool.js";
 
 // The PostgreSQL store's file checkpoints: the SQL of `saveFileCheckpoint` and `listFileCheckpoints`, run on a

@@ -1,16 +1,16 @@
 import { hostname } from "node:os";
 import { createId } from "@heddle/shared";
-import { TeamError } from "./errors.js";
 import {
   abortReason,
   checkAgentId,
   checkSendInput,
   mailboxMaxMessageBytes,
   type SendTeamMessageInput,
+  TeamError,
   type TeamMailbox,
   type TeamMailboxMessage,
   type TeamMessageKind,
-} from "./mailbox.js";
+} from "../../teams/contract.js";
 import { connectRedis } from "./redis-connect.js";
 import { inboxKey, readsKey } from "./redis-keys.js";
 
