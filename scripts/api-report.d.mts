@@ -1,0 +1,2 @@
+export const PACKAGES: string[];
+export function packageEntries(dir: string): { report: string; subpath: string; types: string }[];
