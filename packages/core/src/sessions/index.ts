@@ -8,12 +8,9 @@ export {
 export {
   type DatabaseFileErrorCode,
   defaultSessionDbPath,
-  SESSION_MIGRATIONS,
-  SESSION_SCHEMA_VERSION,
   SessionDatabaseError,
   SqliteSessionStore,
   type SqliteSessionStoreOptions,
-  sqliteFileProblem,
   type UnreadableRow,
 } from "../backends/sqlite/index.js";
 export { createSession, openSession } from "./create-session.js";
@@ -28,7 +25,7 @@ export {
   type SessionStoreErrorCode,
   SessionWriteError,
 } from "./errors.js";
-export { danglingToolCalls, pairToolMessages, repairMessage } from "./repair.js";
+export { pairToolMessages } from "./repair.js";
 export type { SessionEvent, SessionEventType, SessionListener, SessionUsage } from "./session-events.js";
 export type { CommandHookOptions, SessionStartSource } from "./session-hooks.js";
 export {
@@ -53,4 +50,3 @@ export type {
   WorkingContext,
   WorkingContextStore,
 } from "./store.js";
-export { modelKey } from "./store.js";

@@ -1,19 +1,15 @@
-// The process helpers the bash tool is built on, for hosts that imported them from here.
+// What a host needs to run commands the way the bash tool does: the sandbox (resolved once, checked ahead of time,
+// or built into its own bubblewrap call) and the shell runner that kills the whole process tree on timeout or abort.
 export {
   bwrapArgs,
   checkSandboxAvailable,
-  clampTimerMs,
-  killCommandTree,
-  MAX_TIMER_MS,
   type ResolvedSandbox,
   resolveSandbox,
   runShellCommand,
-  SANDBOX_SECCOMP_FD,
   type SandboxOptions,
   SandboxUnavailableError,
   type ShellRunOptions,
   type ShellRunResult,
-  sandboxSeccompFilter,
 } from "../process/index.js";
 export {
   AGENT_FOLDER,
@@ -25,7 +21,6 @@ export {
   type Workspace,
   WorkspaceEscapeError,
   type WorkspaceOptions,
-  writeFileAtomic,
 } from "../workspace/index.js";
 export { type AskUserCallback, type AskUserRequest, createAskUserTool } from "./ask-user.js";
 export { type BashToolOptions, createBashTool, DEFAULT_BASH_ENV } from "./bash.js";
@@ -38,7 +33,7 @@ export {
 export { createEditFileTool } from "./edit-file.js";
 export { createListFilesTool } from "./list-files.js";
 export { createReadFileTool, type ReadFileLimits } from "./read-file.js";
-export { assertRegularFile, fileKind, readRegularFile, readRegularFileSync } from "./regular-file.js";
+export { fileKind, readRegularFile, readRegularFileSync } from "./regular-file.js";
 export { compileSearchPattern, createSearchTool, type SearchOptions, type SearchPattern } from "./search.js";
 export { createLoadSkillTool, formatSkillsForPrompt, listSkills, type Skill } from "./skills.js";
 export { createSubmitResultTool } from "./submit-result.js";
