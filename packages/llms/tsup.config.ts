@@ -68,10 +68,12 @@ async function buildVendors(): Promise<void> {
         platform,
         target: "es2022",
         external: VENDOR_EXTERNALS,
-        // Whitespace and syntax only: names stay readable in a user's stack trace; the sourcemap maps the rest.
+        // Whitespace and syntax only: names stay readable in a user's stack trace; the sourcemap maps each line back
+        // to the vendor's file and line (without the sources' text, which would be 9 of the package's 13 MB).
         minifyWhitespace: true,
         minifySyntax: true,
         sourcemap: true,
+        sourcesContent: false,
         legalComments: "none",
         metafile: true,
         logLevel: "warning",
