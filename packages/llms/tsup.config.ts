@@ -34,14 +34,15 @@ const vendorImports: Plugin = {
 
 /** The license text of each package a vendor bundle holds (THIRD_PARTY_NOTICES beside the bundles). */
 function notices(metafiles: Metafile[]): string {
-  const packages = new Map<string, string>();
+  // esbuild names each input relative to this package's folder, the build's working directory.
+  const packageDirs = new Set<string>();
   for (const metafile of metafiles)
     for (const input of Object.keys(metafile.inputs)) {
       const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
-      if (match) packages.set(match[1] as string, match[1] as string);
+      if (match) packageDirs.add(match[1] as string);
     }
   const sections: string[] = [];
-  for (const dir of [...packages.keys()].sort()) {
+  for (const dir of [...packageDirs].sort()) {
     const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
     const files = readdirSync(dir).filter((file) => /^(licen[cs]e|copying|notice)/i.test(file));
     const texts = files.map((file) => readFileSync(join(dir, file), "utf8").trim());
@@ -80,9 +81,7 @@ async function buildVendors(): Promise<void> {
       });
       metafiles.push(result.metafile);
     }
-  const file = "dist/vendor/THIRD_PARTY_NOTICES";
-  // esbuild names each input relative to this package's folder, the build's working directory.
-  writeFileSync(file, notices(metafiles));
+  writeFileSync("dist/vendor/THIRD_PARTY_NOTICES", notices(metafiles));
 }
 
 export default defineConfig({
