@@ -72,8 +72,9 @@ const peersFor = (family) =>
       (!peer.families || peer.families.includes(family)) &&
       (peerFilter ? peerFilter.includes(peer.client) : !peer.optIn),
   );
-// The first-run goal is judged with the documented warm-up (DESIGN.md); the cold first run is reported only.
-const GOALS = { chat: 1.1, anthropic: 1.1, gemini: 1.1, many: 1.1, "first+warmUp": 1.25 };
+// DESIGN.md: a fresh process's import + construct + first run at most 1.00x the raw client doing the same ("first",
+// cold); with the documented warm-up outside the clock, at most 1.25x ("first+warmUp").
+const GOALS = { chat: 1.1, anthropic: 1.1, gemini: 1.1, many: 1.1, first: 1.0, "first+warmUp": 1.25 };
 const LOOP_FAMILIES = ["chat", "anthropic", "gemini"];
 const wanted = (name) => !only || only.includes(name);
 const fixed = (value, digits = 2) => value.toFixed(digits);

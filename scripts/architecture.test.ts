@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -249,6 +249,29 @@ describe("browser safety", () => {
 });
 
 describe("built entries", () => {
+  it("@heddle/llms ships the Anthropic and OpenAI clients bundled: a Node and a browser variant, no vendor types", async () => {
+    const dist = join(root, "packages/llms/dist");
+    const chunks = readdirSync(dist).filter((file) => file.endsWith(".js"));
+    const code = chunks.map((file) => readFileSync(join(dist, file), "utf8")).join("\n");
+    // The library's chunks load the bundled files through package.json "imports"; only @google/genai stays a peer.
+    expect(code).not.toMatch(/(from\s*|import\()["'](@anthropic-ai\/sdk|openai)["']/);
+    expect(code).toMatch(/import\(["']#vendor\/anthropic["']\)/);
+    expect(code).toMatch(/import\(["']#vendor\/openai["']\)/);
+    for (const types of ["index.d.ts", "testing/index.d.ts"])
+      expect(readFileSync(join(dist, types), "utf8"), types).not.toMatch(
+        /from ["'](@anthropic-ai\/sdk|openai)|import\(["'](@anthropic-ai\/sdk|openai)/,
+      );
+    // A browser bundler takes the browser variant: nothing Node-only, the dynamic imports followed.
+    expect(await findNodeImports(join(dist, "index.js"))).toEqual([]);
+    // Node takes the Node variant, which is the vendor's client.
+    const script =
+      'const a = await import("#vendor/anthropic"); const o = await import("#vendor/openai"); console.log(import.meta.resolve("#vendor/anthropic").endsWith("anthropic.node.js"), typeof a.Anthropic, typeof o.OpenAI);';
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: dist, encoding: "utf8" });
+    expect(run.stdout.trim()).toBe("true function function");
+    const notices = readFileSync(join(dist, "vendor/THIRD_PARTY_NOTICES"), "utf8");
+    for (const name of ["@anthropic-ai/sdk@", "openai@"]) expect(notices).toContain(name);
+  }, 60_000);
+
   it("@heddle/shared loads no zod at run time (zod is the caller's, for createTool)", () => {
     const built = readFileSync(join(root, "packages/shared/dist/index.js"), "utf8");
     expect(built).not.toMatch(/from\s*["']zod["']|import\(["']zod["']\)/);

@@ -1,7 +1,8 @@
 // The packages as a user installs them: the public packages are packed (`pnpm pack`, as `pnpm publish` packs them),
 // npm installs the tarballs into a fresh project outside the workspace, and each package README's runnable example
 // runs there, taken from the README itself. No vendor SDK is installed at first: an agent with its own model works
-// without one, and a provider's missing client fails with the install command, which is then run as written.
+// without one, the Anthropic and OpenAI clients ship bundled in @heddle/llms, and Gemini's missing client fails with
+// the install command, which is then run as written.
 // The coding agent, `@heddle/code`, is installed last (it depends on the vendor clients) and its offline demo runs
 // through `npx`, as the README tells a new user. Runs after `pnpm build` (`pnpm test` builds first).
 import { spawnSync } from "node:child_process";
@@ -37,6 +38,32 @@ function runInProject(name: string, code: string, args: string[] = []) {
   const file = join(project, name);
   writeFileSync(file, code);
   return spawnSync(process.execPath, [...args, file], { cwd: project, encoding: "utf8", timeout: 30_000 });
+}
+
+/**
+ * Runs an ES module in the project without blocking this process, whose mock server must answer it
+ * (`runInProject`'s spawnSync would hold the server's event loop until the child timed out).
+ */
+function runAgainstServer(name: string, code: string) {
+  return runSnippet({ file: name, line: 1, run: true, code }, { dir: project });
+}
+
+/** An OpenAI Chat Completions stream with one text delta. */
+function chatText(text: string) {
+  return {
+    events: [
+      { choices: [{ index: 0, delta: { role: "assistant", content: text }, finish_reason: "stop" }] },
+      { choices: [], usage: { prompt_tokens: 12, completion_tokens: 3 } },
+    ],
+  };
+}
+
+/** A Gemini stream with one text part. */
+function geminiText(text: string) {
+  const usageMetadata = { promptTokenCount: 12, candidatesTokenCount: 3 };
+  return {
+    events: [{ candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP" }], usageMetadata }],
+  };
 }
 
 /** An Anthropic Messages stream with one text block. */
@@ -101,7 +128,7 @@ describe("the packed packages, installed by npm in a project outside the workspa
     expect(tarballProblems([noLicense])).toEqual(["@heddle/core: LICENSE is not in the tarball"]);
   });
 
-  it("installs no vendor SDK: they are optional peer dependencies of @heddle/llms", () => {
+  it("installs no vendor SDK package: Anthropic's and OpenAI's ship bundled in @heddle/llms, @google/genai is a peer", () => {
     expect(existsSync(join(project, "node_modules/@heddle/core/dist/index.js"))).toBe(true);
     for (const name of VENDOR_SDKS) expect(existsSync(join(project, "node_modules", name)), name).toBe(false);
   });
@@ -133,37 +160,36 @@ describe("the packed packages, installed by npm in a project outside the workspa
     expect(old.stderr).toContain("dynamic import()");
   }, 60_000);
 
-  it("a provider whose client is not installed fails the run with vendor_sdk_missing's message: the npm i command", () => {
+  it("with no vendor SDK installed, anthropic and openai-chat run against the mock; gemini fails naming the npm i command", async () => {
+    server.enqueue("anthropic", anthropicText("From the bundled Anthropic client."));
+    server.enqueue("openai-chat", chatText("From the bundled OpenAI client."));
+    const baseUrls = Object.fromEntries(
+      (["anthropic", "openai-chat", "gemini"] as const).map((family) => [family, server.baseUrl(family)]),
+    );
     const script = `
 import { createAgent } from "@heddle/agents";
 const out = {};
 const models = { anthropic: "claude-sonnet-4-6", "openai-chat": "gpt-4o", gemini: "gemini-2.5-flash" };
+const baseUrls = ${JSON.stringify(baseUrls)};
 for (const [providerId, modelId] of Object.entries(models)) {
-  const agent = createAgent({ providerId, modelId, apiKey: "test-key", baseUrl: ${JSON.stringify(server.baseUrl("openai-chat"))}, maxIterations: 1 });
+  const agent = createAgent({ providerId, modelId, apiKey: "test-key", baseUrl: baseUrls[providerId], maxIterations: 1 });
   const result = await agent.run("hi");
-  out[providerId] = { status: result.status, message: result.error?.message };
+  out[providerId] = { status: result.status, text: result.outputText, message: result.error?.message };
 }
 console.log(JSON.stringify(out));
 `;
-    const run = runInProject("missing-sdk.mjs", script);
+    const run = await runAgainstServer("vendor-clients", script);
     expect(run.stderr).toBe("");
     const out = JSON.parse(run.stdout);
-    expect(out.anthropic.status).toBe("failed");
-    expect(out.anthropic.message).toContain("npm i @anthropic-ai/sdk@^1.14.0");
-    expect(out["openai-chat"].message).toContain("npm i openai@^6.49.0");
+    expect(out.anthropic).toMatchObject({ status: "completed", text: "From the bundled Anthropic client." });
+    expect(out["openai-chat"]).toMatchObject({ status: "completed", text: "From the bundled OpenAI client." });
+    expect(out.gemini.status).toBe("failed");
     expect(out.gemini.message).toContain("npm i @google/genai@^2.32.0");
-    expect(server.requests).toHaveLength(0);
-    for (const [provider, { message }] of Object.entries<{ message: string }>(out)) {
-      const command = /npm i (\S+)$/.exec(message)?.[1];
-      expect(command, provider).toBeDefined();
-      installs[provider] = command!;
-    }
+    expect(server.requests.map((request) => request.family)).toEqual(["anthropic", "openai-chat"]);
+    installs.gemini = /npm i (\S+)$/.exec(out.gemini.message)![1]!;
   }, 60_000);
 
-  it("after the npm i the error named, the root README's Anthropic example runs against the loopback mock", async () => {
-    let started = performance.now();
-    npmInstall(project, [installs.anthropic!]);
-    timings.installAnthropic = performance.now() - started;
+  it("the root README's Anthropic example and the llms README's run as written; after the npm i gemini's error named, gemini runs", async () => {
     const quickstart = extractSnippets(readFileSync(join(root, "README.md"), "utf8"), "README.md").find((s) => s.run)!;
     server.enqueue("anthropic", anthropicText("It is 18°C and sunny in Lisbon."));
     const run = await runSnippet(quickstart, {
@@ -172,15 +198,28 @@ console.log(JSON.stringify(out));
     });
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
     expect(run.stdout).toBe("completed It is 18°C and sunny in Lisbon.\n");
-    expect(server.requests).toHaveLength(1);
-
-    started = performance.now();
-    npmInstall(project, [installs["openai-chat"]!]);
-    timings.installOpenai = performance.now() - started;
     const llms = await runSnippet(readmeExample("packages/llms/README.md"), { dir: project });
     expect({ status: llms.status, stderr: llms.stderr }).toEqual({ status: 0, stderr: "" });
     expect(llms.stdout).toContain("text-delta");
     expect(llms.stdout).toContain("there!");
+
+    const started = performance.now();
+    npmInstall(project, [installs.gemini!]);
+    timings.installGemini = performance.now() - started;
+    server.enqueue("gemini", geminiText("Olá from Gemini."));
+    const gemini = await runAgainstServer(
+      "gemini",
+      `import { createAgent } from "@heddle/agents";
+const agent = createAgent({ providerId: "gemini", modelId: "gemini-2.5-flash", apiKey: "test-key", baseUrl: ${JSON.stringify(server.baseUrl("gemini"))}, maxIterations: 1 });
+const result = await agent.run("hi");
+console.log(result.status, result.outputText);
+`,
+    );
+    expect({ status: gemini.status, stderr: gemini.stderr, stdout: gemini.stdout.trim() }).toEqual({
+      status: 0,
+      stderr: "",
+      stdout: "completed Olá from Gemini.",
+    });
   }, 120_000);
 
   it("npx @heddle/code --demo runs the offline demo from the installed tarball, no key and no clone", () => {

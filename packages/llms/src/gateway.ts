@@ -43,9 +43,9 @@ const FAMILY_LOADERS: Record<WireFamilyId, () => Promise<{ family: WireFamily }>
  * loaded here, that import is served from the module cache.
  */
 const VENDOR_LOADERS: Record<WireFamilyId, () => Promise<unknown>> = {
-  "openai-chat": lazyModule(() => import("openai")),
-  anthropic: lazyModule(() => import("@anthropic-ai/sdk")),
-  openai: lazyModule(() => import("openai")),
+  "openai-chat": lazyModule(() => import("./vendor/openai.js")),
+  anthropic: lazyModule(() => import("./vendor/anthropic.js")),
+  openai: lazyModule(() => import("./vendor/openai.js")),
   gemini: lazyModule(() => import("@google/genai")),
 };
 

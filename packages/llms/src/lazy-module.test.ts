@@ -20,8 +20,8 @@ function nodeImportError(name: string): Error {
 
 describe("lazyModule", () => {
   it("a vendor SDK that is not installed rejects with vendor_sdk_missing naming the npm i command", async () => {
-    const cause = nodeImportError("openai");
-    expect(cause.message).toMatch(/Cannot find package 'openai'/);
+    const cause = nodeImportError("@google/genai");
+    expect(cause.message).toMatch(/Cannot find package '@google\/genai'/);
     let attempts = 0;
     const load = lazyModule(async () => {
       attempts += 1;
@@ -32,26 +32,27 @@ describe("lazyModule", () => {
     expect(error).toBeInstanceOf(GatewayError);
     expect(isHeddleError(error, "vendor_sdk_missing")).toBe(true);
     const missing = error as MissingVendorSdkError;
-    expect(missing.packageName).toBe("openai");
-    expect(missing.installCommand).toBe("npm i openai@^6.49.0");
-    expect(missing.message).toContain("npm i openai@^6.49.0");
+    expect(missing.packageName).toBe("@google/genai");
+    expect(missing.installCommand).toBe("npm i @google/genai@^2.32.0");
+    expect(missing.message).toContain("npm i @google/genai@^2.32.0");
     expect(missing.cause).toBe(cause);
     // Forgotten, so the next request tries again (the user may have installed it meanwhile).
     await expect(load()).rejects.toBeInstanceOf(MissingVendorSdkError);
     expect(attempts).toBe(2);
   });
 
-  it("names each vendor SDK's own install command", async () => {
-    for (const name of ["@anthropic-ai/sdk", "@google/genai"]) {
-      const cause = nodeImportError(name);
-      const error = await lazyModule(() => Promise.reject(cause))().catch((caught: unknown) => caught);
-      expect((error as MissingVendorSdkError).installCommand).toBe(`npm i ${name}@${VENDOR_SDKS[name]}`);
-    }
+  it("only @google/genai is a peer to install: the Anthropic and OpenAI clients ship bundled", () => {
+    expect(Object.keys(VENDOR_SDKS)).toEqual(["@google/genai"]);
   });
 
   it("any other failure is passed on unchanged: a missing package that is not a vendor SDK, a broken module", async () => {
     const other = nodeImportError("form-data-encoder"); // a vendor SDK's own dependency, say
     await expect(lazyModule(() => Promise.reject(other))()).rejects.toBe(other);
+    // The bundled clients' packages are no peers: their absence is no install command to give.
+    for (const name of ["openai", "@anthropic-ai/sdk"]) {
+      const missing = nodeImportError(name);
+      await expect(lazyModule(() => Promise.reject(missing))()).rejects.toBe(missing);
+    }
     const broken = new SyntaxError("Unexpected token");
     await expect(lazyModule(() => Promise.reject(broken))()).rejects.toBe(broken);
   });
@@ -67,7 +68,7 @@ describe("lazyModule", () => {
 
   it("the ranges are @heddle/llms's optional peerDependencies, and the pinned devDependencies fall in them", () => {
     const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-    expect(manifest.peerDependencies).toMatchObject(VENDOR_SDKS);
+    expect(manifest.peerDependencies).toEqual(VENDOR_SDKS);
     for (const name of Object.keys(VENDOR_SDKS)) {
       expect(manifest.peerDependenciesMeta[name]).toEqual({ optional: true });
       expect(manifest.dependencies[name]).toBeUndefined();

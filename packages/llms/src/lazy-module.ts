@@ -1,13 +1,12 @@
 import { GatewayError } from "./gateway-errors.js";
 
 /**
- * The vendor clients the families load, with the range `@heddle/llms` accepts: its optional `peerDependencies`
- * (a test keeps the two equal). A user installs only the ones of the providers they use.
+ * The vendor clients a family loads from the user's install, with the range `@heddle/llms` accepts: its optional
+ * `peerDependencies` (a test keeps the two equal). Only `@google/genai`: the Anthropic and OpenAI clients ship
+ * bundled inside `@heddle/llms` (docs/llms.md, "Bundled vendor clients").
  */
 export const VENDOR_SDKS: Readonly<Record<string, string>> = {
-  "@anthropic-ai/sdk": "^1.14.0",
   "@google/genai": "^2.32.0",
-  openai: "^6.49.0",
 };
 
 /**

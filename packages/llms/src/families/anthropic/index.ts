@@ -8,7 +8,7 @@ import { type AnthropicErrorClasses, classifyAnthropicError } from "./errors.js"
 import { AnthropicRequestError, toAnthropicBody } from "./request.js";
 import { AnthropicStreamMapper, decodeAnthropicEvent } from "./stream.js";
 
-type AnthropicModule = typeof import("@anthropic-ai/sdk");
+type AnthropicModule = typeof import("../../vendor/anthropic.js");
 type StreamingParams = import("@anthropic-ai/sdk").Anthropic.MessageCreateParamsStreaming;
 
 /** The client, and the module's error classes for classifying what it throws. */
@@ -17,8 +17,11 @@ interface AnthropicClient {
   errors: AnthropicErrorClasses;
 }
 
-/** Loaded on the first request, so importing `@heddle/llms` loads no vendor client. */
-const loadSdk = lazyModule<AnthropicModule>(() => import("@anthropic-ai/sdk"));
+/**
+ * Loaded on the first request, so importing `@heddle/llms` loads no vendor client. The build ships the client
+ * bundled (`#vendor/anthropic`, docs/llms.md); tests run the package itself.
+ */
+const loadSdk = lazyModule<AnthropicModule>(() => import("../../vendor/anthropic.js"));
 
 const clientFor = clientCache(loadSdk, (sdk, { apiKey, baseUrl, headers }) => ({
   api: new sdk.Anthropic({

@@ -144,5 +144,8 @@ export function openAIUsage(counts: {
   };
 }
 
-/** The `openai` module, loaded once for both OpenAI families on the first request. */
-export const loadOpenAI = lazyModule(() => import("openai"));
+/**
+ * The `openai` client, loaded once for both OpenAI families on the first request. The build ships it bundled
+ * (`#vendor/openai`, docs/llms.md); tests run the package itself.
+ */
+export const loadOpenAI = lazyModule(() => import("../../vendor/openai.js"));
