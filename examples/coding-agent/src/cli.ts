@@ -2,6 +2,7 @@
 // here, and loads the agent itself (main.ts: Heddle's packages, the session store, MCP, ...) only for a session, the
 // demo or `--show-system-prompt`. Keep these imports light: test/cli-start.test.ts checks what `--help` loads.
 import { readFileSync } from "node:fs";
+import nodeModule from "node:module";
 import { HELP, parseCliArgs, UsageError } from "./args.js";
 import { exitWhenWritten } from "./exit.js";
 import { sanitizeForTerminal as safe } from "./terminal-text.js";
@@ -16,6 +17,9 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`heddle-code ${packageVersion()}\n`);
     return 0;
   }
+  // Node >= 22.1 keeps V8's compiled code of the bundle on disk (in the OS temp folder; NODE_DISABLE_COMPILE_CACHE=1
+  // turns it off), so later starts skip most of the compiling. Node 20 has no such cache for ES modules.
+  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   const { main } = await import("./main.js");
   return main(options);
 }
