@@ -27,7 +27,7 @@ import {
   type RunEnd,
   type Toolset,
 } from "./run-context.js";
-import { loadTelemetryApi, RunTelemetry } from "./telemetry.js";
+import { asAgentTelemetry, loadTelemetryApi, RunTelemetry } from "./telemetry.js";
 import { runToolCalls } from "./tool-calls.js";
 import type { AbortFanout } from "./tool-execution.js";
 import { danglingToolCalls, notRunResult } from "./transcript.js";
@@ -241,7 +241,7 @@ export class RunExecution implements RunContext {
     const conversationId = config.sessionId ?? config.conversationId;
     return new RunTelemetry(
       otel,
-      config.telemetry!,
+      asAgentTelemetry(config.telemetry!),
       {
         agentId,
         runId: this.runId,

@@ -112,6 +112,8 @@ export interface AgentRuntimeConfig extends Partial<ProviderModelConfig> {
   pluginSetupTimeoutMs?: number;
   /** Where the runtime reports what it cannot put in a result or event (listener and hook failures). */
   logger?: Logger;
+  /** OpenTelemetry spans for the run, each model call and each tool call (see `TelemetryOption`). */
+  telemetry?: TelemetryOption;
   prepareTurn?(ctx: PrepareTurnContext): PrepareTurnResult | void | Promise<PrepareTurnResult | void>;
   /** Polled between turns; a returned message is injected before the next model call. */
   consumePendingUserMessage?(): string | AgentMessage | undefined | Promise<string | AgentMessage | undefined>;
@@ -135,6 +137,25 @@ export interface AgentRuntimeConfig extends Partial<ProviderModelConfig> {
   clientName?: string;
   clientVersion?: string;
   clineCoreVersion?: string;
+}
+
+/**
+ * Tracing (and metrics) of runs: give it (even `{}`) to get spans, leave it out for none, at no cost. The loop in
+ * `@heddle/agents` reads it; its `AgentTelemetryOptions` types `tracer`, `meter` and `parentContext` as
+ * OpenTelemetry's `Tracer`, `Meter` and `Context`. The contract keeps those three opaque so that it does not depend
+ * on OpenTelemetry.
+ */
+export interface TelemetryOption {
+  /** An OpenTelemetry `Tracer`. Default: the global tracer provider's tracer `@heddle/agents`. */
+  tracer?: object;
+  /** An OpenTelemetry `Meter`: when given, the GenAI client histograms. */
+  meter?: object;
+  /** Record prompts, outputs, tool arguments and results on the spans (default false: they can be secret). */
+  recordContent?: boolean;
+  /** The most characters of one recorded text (default 4096). */
+  maxContentLength?: number;
+  /** The OpenTelemetry `Context` the run's span is a child of. Default: the active context. */
+  parentContext?: object;
 }
 
 /** Tools read before each model call. */
