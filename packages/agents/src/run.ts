@@ -16,6 +16,7 @@ import {
 import { ContextChannel } from "./context-message.js";
 import { HookError } from "./errors.js";
 import { asksToStop, callHooks, type StopRequest, stopRequestFrom } from "./hooks.js";
+import { agentIdentity } from "./identity.js";
 import { streamModelTurn } from "./model-turn.js";
 import {
   type EventBody,
@@ -107,13 +108,10 @@ export class RunExecution implements RunContext {
   hookBase(): HookContextBase {
     const { config } = this.deps;
     return {
-      agentId: this.deps.agentId,
+      ...agentIdentity(this.deps.agentId, config),
       runId: this.runId,
       iteration: this.iteration,
       signal: this.signal,
-      ...(config.sessionId !== undefined && { sessionId: config.sessionId }),
-      ...(config.conversationId !== undefined && { conversationId: config.conversationId }),
-      ...this.identity,
     };
   }
 

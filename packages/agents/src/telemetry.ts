@@ -1,4 +1,5 @@
 import {
+  type AgentIdentity,
   type AgentMessage,
   type AgentModelRequest,
   type AgentRunResult,
@@ -67,12 +68,9 @@ export const DEFAULT_MAX_CONTENT_LENGTH = 4096;
 const TRACER_NAME = "@heddle/agents";
 
 /** What the run span is started with. */
-export interface RunIdentity {
-  agentId: string;
+export interface RunIdentity extends Pick<AgentIdentity, "agentId" | "conversationId" | "parentAgentId"> {
   runId: string;
   agentName?: string;
-  conversationId?: string;
-  parentAgentId?: string;
   provider: string;
   model: string;
   /** The model's endpoint (`AgentModel.baseUrl`), for `server.address` and `server.port`. */

@@ -2,6 +2,7 @@
 
 import type { Logger } from "../errors.js";
 import type { AgentHooks } from "./hooks.js";
+import type { AgentIdentity } from "./identity.js";
 import type { AgentMessage, AgentUsage, ContentPart, ModelRef } from "./messages.js";
 import type { AgentModel, ModelCallOptions, ModelInfo, ToolDefinition } from "./model.js";
 import type { AgentPlugin } from "./plugins.js";
@@ -21,10 +22,7 @@ export interface StopConditionContext {
 export type StopCondition = (ctx: StopConditionContext) => boolean | Promise<boolean>;
 
 /** What `prepareTurn` sees. */
-export interface PrepareTurnContext {
-  agentId: string;
-  conversationId?: string;
-  parentAgentId?: string;
+export interface PrepareTurnContext extends Pick<AgentIdentity, "agentId" | "conversationId" | "parentAgentId"> {
   iteration: number;
   /** The tools offered to the model this turn. */
   tools: readonly ToolDefinition[];
@@ -78,7 +76,7 @@ export interface ProviderModelConfig {
 export type AgentRunInput = string | ContentPart[] | AgentMessage | AgentMessage[];
 
 /** Configuration of an `AgentRuntime`. Give `model`, or `providerId` + `modelId`. */
-export interface AgentRuntimeConfig extends Partial<ProviderModelConfig> {
+export interface AgentRuntimeConfig extends Partial<ProviderModelConfig>, Partial<AgentIdentity> {
   model?: AgentModel;
   /** Default request options (max tokens, temperature, reasoning, caching, ...). */
   options?: ModelCallOptions;
@@ -117,11 +115,6 @@ export interface AgentRuntimeConfig extends Partial<ProviderModelConfig> {
   prepareTurn?(ctx: PrepareTurnContext): PrepareTurnResult | void | Promise<PrepareTurnResult | void>;
   /** Polled between turns; a returned message is injected before the next model call. */
   consumePendingUserMessage?(): string | AgentMessage | undefined | Promise<string | AgentMessage | undefined>;
-  agentId?: string;
-  conversationId?: string;
-  sessionId?: string;
-  parentAgentId?: string;
-  agentRole?: string;
   /** Passed to every tool's `ctx.metadata` and every plugin's setup. */
   metadata?: { [key: string]: unknown };
 

@@ -1,6 +1,7 @@
 /** Hooks: part of Heddle's public contract (see `index.ts`). */
 
 import type { AgentRuntimeEvent } from "./events.js";
+import type { AgentIdentity } from "./identity.js";
 import type { AgentMessage, FinishReason, ToolCallPart, ToolResultPart } from "./messages.js";
 import type { AgentModelRequest, ModelCallOptions, ModelError, ToolDefinition } from "./model.js";
 import type { AgentRunResult, AgentRunStatus } from "./results.js";
@@ -25,15 +26,10 @@ export interface HookAppendContext {
 }
 
 /** What every hook receives. */
-export interface HookContextBase {
-  agentId: string;
+export interface HookContextBase extends AgentIdentity {
   runId: string;
   iteration: number;
   signal: AbortSignal;
-  sessionId?: string;
-  conversationId?: string;
-  parentAgentId?: string;
-  agentRole?: string;
 }
 
 export interface BeforeRunContext extends HookContextBase {
