@@ -1,4 +1,4 @@
-import type { AgentModelRequest, BeforeModelResult, PrepareTurnResult } from "@heddle/shared";
+import type { AgentModelRequest } from "@heddle/shared";
 import { asksToStop, callHook, stopRequestFrom } from "./hooks.js";
 import type { RunContext, RunEnd } from "./run-context.js";
 import { estimateRequestSize } from "./transcript.js";
@@ -16,7 +16,7 @@ export async function projectRequest(
   let messages = transcript.slice();
   let systemPrompt = config.systemPrompt;
   if (config.prepareTurn) {
-    const projection = await callHook<PrepareTurnResult | undefined>("prepareTurn", config.prepareTurn.bind(config), {
+    const projection = await callHook("prepareTurn", config.prepareTurn.bind(config), {
       agentId,
       ...(config.conversationId !== undefined && { conversationId: config.conversationId }),
       ...(config.parentAgentId !== undefined && { parentAgentId: config.parentAgentId }),
@@ -50,13 +50,13 @@ export async function projectRequest(
 
 /**
  * Runs `beforeModel` hooks in order. Each sees the request as the earlier ones left it; the fields one returns
- * (`messages`, `tools`, `options`, `systemPrompt`) replace the request's for this call. Context they add becomes one
+ * (`messages`, `tools`, `options`, `systemPrompt`) replace the request's for this call. A stop ends the chain. Context they add becomes one
  * message, stored in the transcript and sent with this request.
  */
 export async function applyBeforeModel(run: RunContext, request: AgentModelRequest): Promise<AgentModelRequest> {
   let current = request;
   for (const hook of run.deps.hooks.beforeModel) {
-    const value = await callHook<BeforeModelResult | undefined>("beforeModel", hook, {
+    const value = await callHook("beforeModel", hook, {
       ...run.hookBase(),
       request: current,
     });
@@ -69,7 +69,10 @@ export async function applyBeforeModel(run: RunContext, request: AgentModelReque
       ...(typeof value.systemPrompt === "string" && { systemPrompt: value.systemPrompt }),
     };
     run.context.add(value.appendContext);
-    if (asksToStop(value)) run.requestStop(stopRequestFrom(value, "beforeModel"));
+    if (asksToStop(value)) {
+      run.requestStop(stopRequestFrom(value, "beforeModel"));
+      break;
+    }
   }
   const added = run.context.take();
   if (added) {

@@ -15,7 +15,7 @@ import {
 } from "@heddle/shared";
 import { ContextChannel } from "./context-message.js";
 import { HookError } from "./errors.js";
-import { asksToStop, callHooks, type StopRequest, stopRequestFrom } from "./hooks.js";
+import { asksToStop, callHook, callHooks, type StopRequest, stopRequestFrom } from "./hooks.js";
 import { agentIdentity } from "./identity.js";
 import { streamModelTurn } from "./model-turn.js";
 import {
@@ -258,11 +258,12 @@ export class RunExecution implements RunContext {
   /** `beforeRun`, answers for calls a crash or restore left open, then the input. An end when the run stops here. */
   private async start(input: AgentMessage[], mode: "run" | "continue"): Promise<RunEnd | undefined> {
     const { hooks, transcript } = this.deps;
-    for (const value of await callHooks<unknown>("beforeRun", hooks.beforeRun, {
-      ...this.hookBase(),
-      messages: transcript,
-    })) {
-      if (asksToStop(value)) this.requestStop(stopRequestFrom(value, "beforeRun"));
+    for (const hook of hooks.beforeRun) {
+      const value = await callHook("beforeRun", hook, { ...this.hookBase(), messages: transcript });
+      if (asksToStop(value)) {
+        this.requestStop(stopRequestFrom(value, "beforeRun"));
+        break;
+      }
     }
     const stopped = this.checkpoint();
     if (stopped) return stopped;

@@ -175,7 +175,7 @@ async function afterModel(
 ): Promise<void> {
   if (run.deps.hooks.afterModel.length === 0) return;
   const ctx = { ...run.hookBase(), message, finishReason, ...(error && { error }) };
-  for (const value of await callHooks<unknown>("afterModel", run.deps.hooks.afterModel, ctx)) {
+  for (const value of await callHooks("afterModel", run.deps.hooks.afterModel, ctx)) {
     if (asksToStop(value)) run.requestStop(stopRequestFrom(value, "afterModel"));
   }
 }
@@ -184,7 +184,7 @@ async function afterModel(
 async function afterTurn(run: RunContext, message: AgentMessage, results: readonly ToolResultPart[]): Promise<void> {
   if (run.deps.hooks.afterTurn.length === 0) return;
   const ctx = { ...run.hookBase(), message, results };
-  for (const value of await callHooks<any>("afterTurn", run.deps.hooks.afterTurn, ctx)) {
+  for (const value of await callHooks("afterTurn", run.deps.hooks.afterTurn, ctx)) {
     if (!value || typeof value !== "object") continue;
     run.context.add(value.appendContext);
     if (asksToStop(value)) run.requestStop(stopRequestFrom(value, "afterTurn"));
@@ -202,7 +202,7 @@ async function reminderFor(run: RunContext, state: TurnState, lastMessage: Agent
     return config.completionPolicy.reminder ?? DEFAULT_REMINDER;
   }
   if (!config.completionGuard || state.reminders >= maxCompletionReminders) return undefined;
-  const text = await callHook<string | undefined | void>("completionGuard", config.completionGuard.bind(config), {
+  const text = await callHook("completionGuard", config.completionGuard.bind(config), {
     agentId: run.deps.agentId,
     runId: run.runId,
     iteration: run.iteration,
