@@ -38,9 +38,9 @@ const STATUSES: readonly AgentRunStatus[] = ["completed", "incomplete", "aborted
  * (`beforeModel` sees the request the previous hook returned, `beforeTool` the rewritten input). A stop from a hook
  * that runs before something (`beforeRun`, `beforeModel`, `beforeTool`) ends that kind's chain: what it precedes
  * will not happen. Hooks that run after something (`afterModel`, `afterTool`, `afterTurn`) all see it; the first
- * stop's reason is the run's.
+ * stop's reason is the run's. A session's own hook kinds (`sessionStart`, `userPromptSubmit`, ...) compose the same way.
  */
-export function mergeHooks(...sets: Array<AgentHooks | undefined>): AgentHooks {
+export function mergeHooks<H extends object = AgentHooks>(...sets: Array<H | undefined>): H {
   const merged: { [name: string]: unknown[] } = {};
   for (const set of sets) {
     if (!set) continue;
@@ -52,7 +52,7 @@ export function mergeHooks(...sets: Array<AgentHooks | undefined>): AgentHooks {
       else list.push(value);
     }
   }
-  return merged as AgentHooks;
+  return merged as H;
 }
 
 /** The hook sets of a run, checked (each hook a function) and merged by `mergeHooks` into one list per kind. */

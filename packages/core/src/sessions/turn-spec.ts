@@ -10,6 +10,7 @@ import type { Compactor } from "../compaction/index.js";
 import type { AgentSpec } from "../host/index.js";
 import { InvalidSessionInputError } from "./errors.js";
 import type { SessionEvent } from "./session-events.js";
+import { agentHooksOf } from "./session-lifecycle.js";
 import type { SessionOptions, SessionTools } from "./session-options.js";
 
 /** What one turn of a session adds to the host's policy. */
@@ -53,6 +54,7 @@ export function turnSpec(sources: TurnSpecSources): AgentSpec {
     telemetry: _telemetry,
     prepareTurn,
     tools: _tools,
+    hooks,
     ...config
   } = sources.options;
   const { sessionId, emit, compactor } = sources;
@@ -65,8 +67,10 @@ export function turnSpec(sources: TurnSpecSources): AgentSpec {
           return { ...compacted, ...own };
         }
       : undefined;
+  const agentHooks = agentHooksOf(hooks);
   return {
     ...config,
+    ...(agentHooks && { hooks: agentHooks }),
     sessionId,
     initialMessages: sources.history,
     ...(sources.tools && { tools: sources.tools }),
