@@ -9,7 +9,8 @@ import {
 } from "@heddle/shared";
 import { HookError } from "./errors.js";
 
-type HookName = keyof AgentHooks;
+// `afterTurn` is the deprecated name of `afterStep`: its hooks join `afterStep`'s list, after them.
+type HookName = Exclude<keyof AgentHooks, "afterTurn">;
 type HookFn<K extends HookName> = Extract<NonNullable<AgentHooks[K]>, (...args: any[]) => any>;
 
 /** Every hook as a flat list per name: config hooks first, then each plugin's, in plugin order. */
@@ -22,7 +23,7 @@ const HOOK_NAMES: HookName[] = [
   "afterModel",
   "beforeTool",
   "afterTool",
-  "afterTurn",
+  "afterStep",
   "onEvent",
 ];
 
@@ -37,7 +38,7 @@ const STATUSES: readonly AgentRunStatus[] = ["completed", "incomplete", "aborted
  * How the loop then calls one kind's list: in order, each with the context as the earlier ones left it
  * (`beforeModel` sees the request the previous hook returned, `beforeTool` the rewritten input). A stop from a hook
  * that runs before something (`beforeRun`, `beforeModel`, `beforeTool`) ends that kind's chain: what it precedes
- * will not happen. Hooks that run after something (`afterModel`, `afterTool`, `afterTurn`) all see it; the first
+ * will not happen. Hooks that run after something (`afterModel`, `afterTool`, `afterStep`) all see it; the first
  * stop's reason is the run's. A session's own hook kinds (`sessionStart`, `userPromptSubmit`, ...) compose the same way.
  */
 export function mergeHooks<H extends object = AgentHooks>(...sets: Array<H | undefined>): H {
@@ -58,7 +59,7 @@ export function mergeHooks<H extends object = AgentHooks>(...sets: Array<H | und
 /** The hook sets of a run, checked (each hook a function) and merged by `mergeHooks` into one list per kind. */
 export function buildHookTable(sets: Array<AgentHooks | undefined>, owner: (index: number) => string): HookTable {
   sets.forEach((hooks, index) => {
-    for (const name of HOOK_NAMES) {
+    for (const name of [...HOOK_NAMES, "afterTurn" as const]) {
       const value = hooks?.[name];
       if (value === undefined) continue;
       for (const fn of Array.isArray(value) ? value : [value])
@@ -66,8 +67,10 @@ export function buildHookTable(sets: Array<AgentHooks | undefined>, owner: (inde
           throw new ConfigError(`${owner(index)}: hook "${name}" must be a function or an array of functions`);
     }
   });
-  const merged = mergeHooks(...sets) as Partial<HookTable>;
-  return Object.fromEntries(HOOK_NAMES.map((name) => [name, merged[name] ?? []])) as unknown as HookTable;
+  const merged = mergeHooks(...sets);
+  const table = Object.fromEntries(HOOK_NAMES.map((name) => [name, merged[name] ?? []])) as unknown as HookTable;
+  if (Array.isArray(merged.afterTurn)) table.afterStep.push(...merged.afterTurn);
+  return table;
 }
 
 /** A stop asked for by a hook, resolved to the run's reason and status. */

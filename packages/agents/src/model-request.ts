@@ -4,7 +4,7 @@ import type { RunContext, RunEnd } from "./run-context.js";
 import { estimateRequestSize } from "./transcript.js";
 
 /**
- * The request for the next model call before `beforeModel`: the transcript, or what `prepareTurn` projected from
+ * The request for the next model call before `beforeModel`: the transcript, or what `prepareStep` projected from
  * it. After a context overflow the projection must be smaller than the request that overflowed, else the run fails.
  */
 export async function projectRequest(
@@ -15,8 +15,8 @@ export async function projectRequest(
   const toolDefinitions = run.toolset.definitions;
   let messages = transcript.slice();
   let systemPrompt = config.systemPrompt;
-  if (config.prepareTurn) {
-    const projection = await callHook("prepareTurn", config.prepareTurn.bind(config), {
+  if (config.prepareStep) {
+    const projection = await callHook("prepareStep", config.prepareStep.bind(config), {
       agentId,
       ...(config.conversationId !== undefined && { conversationId: config.conversationId }),
       ...(config.parentAgentId !== undefined && { parentAgentId: config.parentAgentId }),
@@ -32,7 +32,7 @@ export async function projectRequest(
     if (projection?.systemPrompt !== undefined) systemPrompt = projection.systemPrompt;
   }
   if (overflowedSize !== undefined && estimateRequestSize(messages, systemPrompt) >= overflowedSize) {
-    return { end: overflowFailure("prepareTurn did not shrink the request after a context overflow") };
+    return { end: overflowFailure("prepareStep did not shrink the request after a context overflow") };
   }
   return {
     request: {

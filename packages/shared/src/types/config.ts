@@ -21,8 +21,8 @@ export interface StopConditionContext {
 /** A predicate that ends the run (reason `stop_condition`) when true. Compose several as an array (any). */
 export type StopCondition = (ctx: StopConditionContext) => boolean | Promise<boolean>;
 
-/** What `prepareTurn` sees. */
-export interface PrepareTurnContext extends Pick<AgentIdentity, "agentId" | "conversationId" | "parentAgentId"> {
+/** What `prepareStep` sees, before each model call. */
+export interface PrepareStepContext extends Pick<AgentIdentity, "agentId" | "conversationId" | "parentAgentId"> {
   iteration: number;
   /** The tools offered to the model this turn. */
   tools: readonly ToolDefinition[];
@@ -34,11 +34,16 @@ export interface PrepareTurnContext extends Pick<AgentIdentity, "agentId" | "con
   signal: AbortSignal;
 }
 
-/** The projected request for this turn. The transcript itself is never touched. */
-export interface PrepareTurnResult {
+/** The projected request for this model call. The transcript itself is never touched. */
+export interface PrepareStepResult {
   messages?: AgentMessage[];
   systemPrompt?: string;
 }
+
+/** @deprecated Use `PrepareStepContext` (it runs before each model call, a step; a turn is a whole send). */
+export type PrepareTurnContext = PrepareStepContext;
+/** @deprecated Use `PrepareStepResult`. */
+export type PrepareTurnResult = PrepareStepResult;
 
 /** Ask the model to finish through a completion tool instead of simply stopping. */
 export interface CompletionPolicy {
@@ -112,7 +117,16 @@ export interface AgentRuntimeConfig extends Partial<ProviderModelConfig>, Partia
   logger?: Logger;
   /** OpenTelemetry spans for the run, each model call and each tool call (see `TelemetryOption`). */
   telemetry?: TelemetryOption;
-  prepareTurn?(ctx: PrepareTurnContext): PrepareTurnResult | void | Promise<PrepareTurnResult | void>;
+  /**
+   * Called before each model call (a step) with the request's messages: what it returns is sent instead, for this
+   * call only (compaction uses it). The transcript is untouched.
+   */
+  prepareStep?(ctx: PrepareStepContext): PrepareStepResult | void | Promise<PrepareStepResult | void>;
+  /**
+   * @deprecated Use `prepareStep`: it runs before each model call, not once per turn. Still works; giving both is a
+   * `ConfigError`.
+   */
+  prepareTurn?(ctx: PrepareStepContext): PrepareStepResult | void | Promise<PrepareStepResult | void>;
   /** Polled between turns; a returned message is injected before the next model call. */
   consumePendingUserMessage?(): string | AgentMessage | undefined | Promise<string | AgentMessage | undefined>;
   /** Passed to every tool's `ctx.metadata` and every plugin's setup. */
