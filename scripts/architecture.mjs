@@ -1,6 +1,7 @@
 // The architecture rules, as functions the tests call (and a developer can run: `node scripts/architecture.mjs`).
 // 1. Imports only point down the layers: shared <- llms <- agents <- core; other packages only through their
-//    public entries (`@heddle/core/sessions`, never `@heddle/core/src/...`).
+//    public entries (`@heddle/core/sessions`, never `@heddle/core/src/...`); no package augments another's types
+//    (`declare module "@heddle/shared"`): the contract declares every field itself.
 // 2. shared, llms and agents stay browser-safe: their bundle for the browser has no `node:` or builtin import.
 // 3. No import circle inside a package, type-only imports included: a type circle is still two concerns that
 //    cannot be understood (or moved) apart, and `import type` turns into a value import with one edit.
@@ -57,6 +58,7 @@ function sourceFiles(dir) {
   return out;
 }
 
+const AUGMENT_RE = /declare\s+module\s+["'](@heddle\/[^"']+)["']/g;
 const IMPORT_RE = /(?:from\s+|import\s*\(\s*|import\s+|require\s*\(\s*)["']([^"']+)["']/g;
 
 /** Every layer violation under `root/packages/<name>/src`, as readable strings. */
@@ -72,6 +74,9 @@ export function findLayerViolations(root) {
     }
     for (const file of files) {
       const text = readFileSync(file, "utf8");
+      // The contract declares its own fields: a package does not patch another's types from outside.
+      for (const match of text.matchAll(AUGMENT_RE))
+        violations.push(`${relative(root, file)}: augments ${match[1]} with declare module (declare the field there)`);
       for (const match of text.matchAll(IMPORT_RE)) {
         const spec = match[1];
         // A relative path out of the package reaches another package's files, past its exports and the layer rule.

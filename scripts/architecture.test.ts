@@ -52,6 +52,16 @@ describe("layer rule", () => {
       "packages/shared/src/index.ts: @heddle/shared may not import @heddle/core (layers point down)",
     ]);
   });
+
+  it("refuses a package that patches another's types with declare module", () => {
+    const dir = fakeRepo({
+      "packages/agents/src/telemetry.ts":
+        'declare module "@heddle/shared" {\n  interface AgentRuntimeConfig {\n    telemetry?: unknown;\n  }\n}\n',
+    });
+    expect(findLayerViolations(dir)).toEqual([
+      "packages/agents/src/telemetry.ts: augments @heddle/shared with declare module (declare the field there)",
+    ]);
+  });
 });
 
 describe("architecture rules on the repository", () => {

@@ -19,6 +19,7 @@ import { resolveConfigNames } from "./config-names.js";
 import { AgentRuntimeAbortError, AgentRuntimeError } from "./errors.js";
 import { EventBus } from "./events.js";
 import type { HookTable } from "./hooks.js";
+import { agentIdentity } from "./identity.js";
 import { resolveProviderModel } from "./resolve-model.js";
 import { RunExecution } from "./run.js";
 import type { LiveState, Toolset } from "./run-context.js";
@@ -135,13 +136,8 @@ export class AgentRuntime {
   /** The full state, deep-copied: safe to keep, change or serialize without touching the live transcript. */
   snapshot(): AgentSnapshot {
     const run = this.current;
-    const { parentAgentId, agentRole, conversationId, sessionId } = this.config;
     return {
-      agentId: this.agentId,
-      ...(parentAgentId !== undefined && { parentAgentId }),
-      ...(agentRole !== undefined && { agentRole }),
-      ...(conversationId !== undefined && { conversationId }),
-      ...(sessionId !== undefined && { sessionId }),
+      ...agentIdentity(this.agentId, this.config),
       ...(run && { runId: run.runId }),
       running: this.busy,
       status: this.live.status,
@@ -258,11 +254,7 @@ export class AgentRuntime {
     this.setup ??= setUpPlugins(
       config,
       {
-        agentId: this.agentId,
-        ...(config.parentAgentId !== undefined && { parentAgentId: config.parentAgentId }),
-        ...(config.agentRole !== undefined && { agentRole: config.agentRole }),
-        ...(config.sessionId !== undefined && { sessionId: config.sessionId }),
-        ...(config.conversationId !== undefined && { conversationId: config.conversationId }),
+        ...agentIdentity(this.agentId, config),
         ...(config.systemPrompt !== undefined && { systemPrompt: config.systemPrompt }),
         metadata: config.metadata ?? {},
       },

@@ -1,6 +1,6 @@
-import type { AgentMessage, StopCondition } from "@heddle/shared";
+import type { AgentMessage } from "@heddle/shared";
 import { userMessage } from "@heddle/shared";
-import { callHooks } from "./hooks.js";
+import { callHook } from "./hooks.js";
 import type { RunContext, RunEnd } from "./run-context.js";
 import { firstMatchingCondition } from "./stop-conditions.js";
 import { assertMessages } from "./transcript.js";
@@ -17,11 +17,7 @@ export async function limitReached(run: RunContext, lastMessage: AgentMessage): 
   }
   if (run.deps.stopWhen.length === 0) return undefined;
   const ctx = { iteration: run.iteration, usage: run.usage, newMessages: run.newMessages, lastMessage };
-  const [condition] = await callHooks<StopCondition | undefined>(
-    "stopWhen",
-    [() => firstMatchingCondition(run.deps.stopWhen, ctx)],
-    undefined,
-  );
+  const condition = await callHook("stopWhen", () => firstMatchingCondition(run.deps.stopWhen, ctx), undefined);
   if (condition) return { status: "completed", reason: "stop_condition", detail: condition.name || "stopWhen" };
   return undefined;
 }
@@ -35,11 +31,7 @@ export async function drainPendingUserMessages(run: RunContext): Promise<boolean
   }
   const consume = run.deps.config.consumePendingUserMessage;
   if (consume) {
-    const [pending] = await callHooks<string | AgentMessage | undefined>(
-      "consumePendingUserMessage",
-      [() => consume.call(run.deps.config)],
-      undefined,
-    );
+    const pending = await callHook("consumePendingUserMessage", () => consume.call(run.deps.config), undefined);
     if (typeof pending === "string" && pending !== "") {
       run.append(userMessage(pending));
       added = true;

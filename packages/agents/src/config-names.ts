@@ -5,10 +5,17 @@ import { type AgentRuntimeConfig, ConfigError } from "@heddle/shared";
  * both names of one setting is a `ConfigError`, so a key is never silently ignored.
  */
 export function resolveConfigNames(config: AgentRuntimeConfig): AgentRuntimeConfig {
-  const { toolContextMetadata, modelOptions } = config;
+  const { toolContextMetadata, modelOptions, prepareTurn } = config;
   const guard = config.completionPolicy?.completionGuard;
-  if (toolContextMetadata === undefined && modelOptions === undefined && guard === undefined) return config;
+  if (toolContextMetadata === undefined && modelOptions === undefined && guard === undefined && !prepareTurn)
+    return config;
   const resolved: AgentRuntimeConfig = { ...config };
+  if (prepareTurn) {
+    if (config.prepareStep !== undefined)
+      throw new ConfigError('AgentRuntime: "prepareTurn" is the old name of "prepareStep"; give one of them, not both');
+    resolved.prepareStep = (ctx) => prepareTurn.call(config, ctx);
+    delete resolved.prepareTurn;
+  }
   if (toolContextMetadata !== undefined) {
     if (config.metadata !== undefined) throw both("toolContextMetadata", "metadata");
     resolved.metadata = toolContextMetadata;

@@ -42,7 +42,7 @@ export function isAgentRuntimeAbortError(value: unknown): value is AgentRuntimeA
 
 /** A hook threw (code `hook_failed`): the run ends as failed, with the hook named in the message. */
 export class HookError extends HeddleError {
-  /** The hook point that threw (`beforeTool`, `prepareTurn`, ...). */
+  /** The hook point that threw (`beforeTool`, `prepareStep`, ...). */
   readonly hook: string;
   constructor(hook: string, cause: unknown) {
     super("hook_failed", `hook ${hook} threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });

@@ -21,6 +21,7 @@ export {
   HookError,
   isAgentRuntimeAbortError,
 } from "./errors.js";
+export { mergeHooks } from "./hooks.js";
 export { MAX_PENDING_UPDATES_PER_CALL } from "./run-stream.js";
 export { allOf, anyOf, costExceeds, hasToolCall, stepCountIs, tokensExceed } from "./stop-conditions.js";
 export { type AgentTelemetryOptions, childTelemetry, DEFAULT_MAX_CONTENT_LENGTH } from "./telemetry.js";

@@ -1,9 +1,9 @@
-import { type AgentModelRequest, type BeforeModelResult, estimateTokens, type PrepareTurnResult } from "@heddle/shared";
+import { type AgentModelRequest, estimateTokens } from "@heddle/shared";
 import { asksToStop, callHook, stopRequestFrom } from "./hooks.js";
 import type { RunContext, RunEnd } from "./run-context.js";
 
 /**
- * The request for the next model call before `beforeModel`: the transcript, or what `prepareTurn` projected from
+ * The request for the next model call before `beforeModel`: the transcript, or what `prepareStep` projected from
  * it. After a context overflow the projection must be smaller than the request that overflowed, else the run fails.
  */
 export async function projectRequest(
@@ -14,8 +14,8 @@ export async function projectRequest(
   const toolDefinitions = run.toolset.definitions;
   let messages = transcript.slice();
   let systemPrompt = config.systemPrompt;
-  if (config.prepareTurn) {
-    const projection = await callHook<PrepareTurnResult | undefined>("prepareTurn", config.prepareTurn.bind(config), {
+  if (config.prepareStep) {
+    const projection = await callHook("prepareStep", config.prepareStep.bind(config), {
       agentId,
       ...(config.conversationId !== undefined && { conversationId: config.conversationId }),
       ...(config.parentAgentId !== undefined && { parentAgentId: config.parentAgentId }),
@@ -31,7 +31,7 @@ export async function projectRequest(
     if (projection?.systemPrompt !== undefined) systemPrompt = projection.systemPrompt;
   }
   if (overflowedSize !== undefined && estimateTokens(messages, systemPrompt) >= overflowedSize) {
-    return { end: overflowFailure("prepareTurn did not shrink the request after a context overflow") };
+    return { end: overflowFailure("prepareStep did not shrink the request after a context overflow") };
   }
   return {
     request: {
@@ -49,13 +49,13 @@ export async function projectRequest(
 
 /**
  * Runs `beforeModel` hooks in order. Each sees the request as the earlier ones left it; the fields one returns
- * (`messages`, `tools`, `options`, `systemPrompt`) replace the request's for this call. Context they add becomes one
+ * (`messages`, `tools`, `options`, `systemPrompt`) replace the request's for this call. A stop ends the chain. Context they add becomes one
  * message, stored in the transcript and sent with this request.
  */
 export async function applyBeforeModel(run: RunContext, request: AgentModelRequest): Promise<AgentModelRequest> {
   let current = request;
   for (const hook of run.deps.hooks.beforeModel) {
-    const value = await callHook<BeforeModelResult | undefined>("beforeModel", hook, {
+    const value = await callHook("beforeModel", hook, {
       ...run.hookBase(),
       request: current,
     });
@@ -68,7 +68,10 @@ export async function applyBeforeModel(run: RunContext, request: AgentModelReque
       ...(typeof value.systemPrompt === "string" && { systemPrompt: value.systemPrompt }),
     };
     run.context.add(value.appendContext);
-    if (asksToStop(value)) run.requestStop(stopRequestFrom(value, "beforeModel"));
+    if (asksToStop(value)) {
+      run.requestStop(stopRequestFrom(value, "beforeModel"));
+      break;
+    }
   }
   const added = run.context.take();
   if (added) {

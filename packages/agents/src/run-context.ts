@@ -96,7 +96,7 @@ export type NextStep =
   | { type: "run_again" }
   /** The run is over. */
   | { type: "final"; end: RunEnd }
-  /** The request overflowed the context window: ask `prepareTurn` for a smaller one, once. */
+  /** The request overflowed the context window: ask `prepareStep` for a smaller one, once. */
   | { type: "retry_smaller"; overflowedSize: number }
   /** The model stopped early: send it this reminder and go on. */
   | { type: "remind"; text: string };

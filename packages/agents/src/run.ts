@@ -16,7 +16,8 @@ import {
 } from "@heddle/shared";
 import { ContextChannel } from "./context-message.js";
 import { HookError } from "./errors.js";
-import { asksToStop, callHooks, type StopRequest, stopRequestFrom } from "./hooks.js";
+import { asksToStop, callHook, callHooks, type StopRequest, stopRequestFrom } from "./hooks.js";
+import { agentIdentity } from "./identity.js";
 import { streamModelTurn } from "./model-turn.js";
 import {
   type EventBody,
@@ -28,7 +29,7 @@ import {
   type RunEnd,
   type Toolset,
 } from "./run-context.js";
-import { loadTelemetryApi, RunTelemetry } from "./telemetry.js";
+import { asAgentTelemetry, loadTelemetryApi, RunTelemetry } from "./telemetry.js";
 import { runToolCalls } from "./tool-calls.js";
 import type { AbortFanout } from "./tool-execution.js";
 import { notRunResult } from "./transcript.js";
@@ -108,13 +109,10 @@ export class RunExecution implements RunContext {
   hookBase(): HookContextBase {
     const { config } = this.deps;
     return {
-      agentId: this.deps.agentId,
+      ...agentIdentity(this.deps.agentId, config),
       runId: this.runId,
       iteration: this.iteration,
       signal: this.signal,
-      ...(config.sessionId !== undefined && { sessionId: config.sessionId }),
-      ...(config.conversationId !== undefined && { conversationId: config.conversationId }),
-      ...this.identity,
     };
   }
 
@@ -242,7 +240,7 @@ export class RunExecution implements RunContext {
     const conversationId = config.sessionId ?? config.conversationId;
     return new RunTelemetry(
       otel,
-      config.telemetry!,
+      asAgentTelemetry(config.telemetry!),
       {
         agentId,
         runId: this.runId,
@@ -261,11 +259,12 @@ export class RunExecution implements RunContext {
   /** `beforeRun`, answers for calls a crash or restore left open, then the input. An end when the run stops here. */
   private async start(input: AgentMessage[], mode: "run" | "continue"): Promise<RunEnd | undefined> {
     const { hooks, transcript } = this.deps;
-    for (const value of await callHooks<unknown>("beforeRun", hooks.beforeRun, {
-      ...this.hookBase(),
-      messages: transcript,
-    })) {
-      if (asksToStop(value)) this.requestStop(stopRequestFrom(value, "beforeRun"));
+    for (const hook of hooks.beforeRun) {
+      const value = await callHook("beforeRun", hook, { ...this.hookBase(), messages: transcript });
+      if (asksToStop(value)) {
+        this.requestStop(stopRequestFrom(value, "beforeRun"));
+        break;
+      }
     }
     const stopped = this.checkpoint();
     if (stopped) return stopped;

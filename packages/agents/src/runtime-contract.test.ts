@@ -218,15 +218,21 @@ describe("state and identity", () => {
     expect(allText(model.requests[0]!.messages)).toBe("seeded");
   });
 
-  it("carries parentAgentId and agentRole into events, snapshots, hook contexts and plugin setup (with the system prompt)", async () => {
+  it("carries parentAgentId and agentRole into events, snapshots, hook contexts and plugin setup (with the system prompt); the whole AgentIdentity into all but events", async () => {
     const hookSeen: unknown[] = [];
     const setupSeen: unknown[] = [];
+    const identity = {
+      agentId: "a-1",
+      sessionId: "s-1",
+      conversationId: "c-1",
+      parentAgentId: "lead",
+      agentRole: "reviewer",
+    };
     const agent = new AgentRuntime({
       model: oneCall(),
       tools: [echoTool()],
       systemPrompt: "You review code.",
-      parentAgentId: "lead",
-      agentRole: "reviewer",
+      ...identity,
       hooks: { beforeTool: (ctx) => void hookSeen.push(ctx) },
       plugins: [{ name: "p", setup: (ctx) => void setupSeen.push(ctx) }],
     });
@@ -234,13 +240,9 @@ describe("state and identity", () => {
     await agent.run("go");
     expect(events.length).toBeGreaterThan(5);
     for (const event of events) expect(event).toMatchObject({ parentAgentId: "lead", agentRole: "reviewer" });
-    expect(agent.snapshot()).toMatchObject({ parentAgentId: "lead", agentRole: "reviewer" });
-    expect(hookSeen[0]).toMatchObject({ parentAgentId: "lead", agentRole: "reviewer" });
-    expect(setupSeen[0]).toMatchObject({
-      parentAgentId: "lead",
-      agentRole: "reviewer",
-      systemPrompt: "You review code.",
-    });
+    expect(agent.snapshot()).toMatchObject(identity);
+    expect(hookSeen[0]).toMatchObject(identity);
+    expect(setupSeen[0]).toMatchObject({ ...identity, systemPrompt: "You review code." });
   });
 
   it("restore() during a run throws a typed busy error", async () => {

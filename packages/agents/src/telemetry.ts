@@ -1,4 +1,5 @@
 import {
+  type AgentIdentity,
   type AgentMessage,
   type AgentModelRequest,
   type AgentRunResult,
@@ -6,6 +7,7 @@ import {
   type ContentPart,
   type FinishEvent,
   promptTokens,
+  type TelemetryOption,
   type ToolContext,
   type ToolResultPart,
 } from "@heddle/shared";
@@ -42,7 +44,7 @@ export function loadTelemetryApi(): Promise<OtelApi> {
  * OpenTelemetry tracing (and metrics) of runs, following the GenAI semantic conventions. Give it (even `{}`) to get
  * spans; leave it out for none, at no cost.
  */
-export interface AgentTelemetryOptions {
+export interface AgentTelemetryOptions extends TelemetryOption {
   /** Where spans go. Default: the global tracer provider's tracer `@heddle/agents`. */
   tracer?: Tracer;
   /** When given, the GenAI client histograms `gen_ai.client.token.usage` and `gen_ai.client.operation.duration`. */
@@ -62,23 +64,13 @@ export interface AgentTelemetryOptions {
   parentContext?: Context;
 }
 
-declare module "@heddle/shared" {
-  interface AgentRuntimeConfig {
-    /** OpenTelemetry spans for the run, each model call and each tool call (see `AgentTelemetryOptions`). */
-    telemetry?: AgentTelemetryOptions;
-  }
-}
-
 export const DEFAULT_MAX_CONTENT_LENGTH = 4096;
 const TRACER_NAME = "@heddle/agents";
 
 /** What the run span is started with. */
-export interface RunIdentity {
-  agentId: string;
+export interface RunIdentity extends Pick<AgentIdentity, "agentId" | "conversationId" | "parentAgentId"> {
   runId: string;
   agentName?: string;
-  conversationId?: string;
-  parentAgentId?: string;
   provider: string;
   model: string;
   /** The model's endpoint (`AgentModel.baseUrl`), for `server.address` and `server.port`. */
@@ -122,10 +114,18 @@ const toolSpanContexts = new WeakMap<object, { options: AgentTelemetryOptions; c
  * the parent's `execute_tool` span as the parent of the child's `invoke_agent` span. Undefined when neither the
  * parent run nor `own` has telemetry.
  */
-export function childTelemetry(ctx: ToolContext, own?: AgentTelemetryOptions): AgentTelemetryOptions | undefined {
+export function childTelemetry(ctx: ToolContext, own?: TelemetryOption): AgentTelemetryOptions | undefined {
   const parent = toolSpanContexts.get(ctx);
-  if (!parent) return own;
-  return { ...(own ?? parent.options), parentContext: parent.context };
+  if (!parent) return own && asAgentTelemetry(own);
+  return { ...(own ? asAgentTelemetry(own) : parent.options), parentContext: parent.context };
+}
+
+/**
+ * The config's `telemetry` as the OpenTelemetry options it is: the contract in `@heddle/shared` keeps `tracer`,
+ * `meter` and `parentContext` opaque (it does not depend on OpenTelemetry), this package gives them their types.
+ */
+export function asAgentTelemetry(option: TelemetryOption): AgentTelemetryOptions {
+  return option as AgentTelemetryOptions;
 }
 
 /** Ends a `chat` span with the response; `output` (the response's parts) is read only when content is recorded. */

@@ -131,10 +131,11 @@ async function beforeTool(run: RunContext, pending: PendingCall): Promise<void> 
   const { call } = pending;
   let rewritten = false;
   for (const hook of run.deps.hooks.beforeTool) {
-    const value = await callHook<any>("beforeTool", hook, {
+    const value = await callHook("beforeTool", hook, {
       ...run.hookBase(),
       toolCall: call,
-      tool: pending.tool,
+      // resolveTool answered every call to an unknown tool before this stage.
+      tool: pending.tool!,
       input: pending.input,
     });
     if (!value) continue;
@@ -257,7 +258,7 @@ async function execute(run: RunContext, prepared: PendingCall): Promise<ToolResu
   result ??= notRunResult(call, "no tool.");
   if (!prepared.silent && !run.signal.aborted) {
     for (const hook of run.deps.hooks.afterTool) {
-      const value = await callHook<any>("afterTool", hook, {
+      const value = await callHook("afterTool", hook, {
         ...run.hookBase(),
         toolCall: call,
         tool,

@@ -70,7 +70,7 @@ export async function runTurn(run: RunContext, state: TurnState): Promise<NextSt
     const partial = assistantMessage(assembler.partialText(), { model: modelRef, finishReason: "error" });
     noteError(run.deps.live, error.message, error.kind);
     await afterModel(run, partial, "error", error);
-    const canShrink = Boolean(run.deps.config.prepareTurn);
+    const canShrink = Boolean(run.deps.config.prepareStep);
     if (error.kind === "context_overflow" && !state.overflowTried && canShrink) {
       return { type: "retry_smaller", overflowedSize: estimateTokens(request.messages, request.systemPrompt) };
     }
@@ -101,7 +101,7 @@ export async function runTurn(run: RunContext, state: TurnState): Promise<NextSt
         detail: "the response was cut at the output token limit",
       });
     }
-    await afterTurn(run, message, []);
+    await afterStep(run, message, []);
     run.emit({ type: "turn-finished" });
     const afterEnd = run.checkpoint();
     if (afterEnd) return final(afterEnd);
@@ -125,7 +125,7 @@ export async function runTurn(run: RunContext, state: TurnState): Promise<NextSt
   }
   run.append(toolResultMessage(results));
   run.emit(toolUseSummary(results));
-  await afterTurn(run, message, results);
+  await afterStep(run, message, results);
   run.emit({ type: "turn-finished" });
   const afterTools = run.checkpoint();
   if (afterTools) return final(afterTools);
@@ -146,7 +146,7 @@ function overflowEnd(error: ModelError, triedToShrink: boolean): RunEnd {
     ? "The conversation is still larger than the model's context window after compacting it. Start a new session, " +
       "remove large content from it, or switch to a model with a larger context window."
     : "The request is larger than the model's context window, and nothing in this agent can compact it (no " +
-      "prepareTurn or compaction). Compact the conversation, start a new session, or switch to a model with a " +
+      "prepareStep or compaction). Compact the conversation, start a new session, or switch to a model with a " +
       "larger context window.";
   return {
     status: "failed",
@@ -176,19 +176,19 @@ async function afterModel(
 ): Promise<void> {
   if (run.deps.hooks.afterModel.length === 0) return;
   const ctx = { ...run.hookBase(), message, finishReason, ...(error && { error }) };
-  for (const value of await callHooks<unknown>("afterModel", run.deps.hooks.afterModel, ctx)) {
+  for (const value of await callHooks("afterModel", run.deps.hooks.afterModel, ctx)) {
     if (asksToStop(value)) run.requestStop(stopRequestFrom(value, "afterModel"));
   }
 }
 
-/** `afterTurn` hooks: after the turn's tools ran; they may stop the run or add context to the next request. */
-async function afterTurn(run: RunContext, message: AgentMessage, results: readonly ToolResultPart[]): Promise<void> {
-  if (run.deps.hooks.afterTurn.length === 0) return;
+/** `afterStep` hooks (then the deprecated `afterTurn`): after the step's tools ran; may stop or add context. */
+async function afterStep(run: RunContext, message: AgentMessage, results: readonly ToolResultPart[]): Promise<void> {
+  if (run.deps.hooks.afterStep.length === 0) return;
   const ctx = { ...run.hookBase(), message, results };
-  for (const value of await callHooks<any>("afterTurn", run.deps.hooks.afterTurn, ctx)) {
+  for (const value of await callHooks("afterStep", run.deps.hooks.afterStep, ctx)) {
     if (!value || typeof value !== "object") continue;
     run.context.add(value.appendContext);
-    if (asksToStop(value)) run.requestStop(stopRequestFrom(value, "afterTurn"));
+    if (asksToStop(value)) run.requestStop(stopRequestFrom(value, "afterStep"));
   }
 }
 
@@ -203,7 +203,7 @@ async function reminderFor(run: RunContext, state: TurnState, lastMessage: Agent
     return config.completionPolicy.reminder ?? DEFAULT_REMINDER;
   }
   if (!config.completionGuard || state.reminders >= maxCompletionReminders) return undefined;
-  const text = await callHook<string | undefined | void>("completionGuard", config.completionGuard.bind(config), {
+  const text = await callHook("completionGuard", config.completionGuard.bind(config), {
     agentId: run.deps.agentId,
     runId: run.runId,
     iteration: run.iteration,

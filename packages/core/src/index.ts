@@ -50,6 +50,15 @@ export {
 export { loadPlugins } from "./plugins/index.js";
 // Safety
 export { mergeHooks, type SafetyOptions } from "./safety/index.js";
+// A session's own hook kinds, in code (command hooks are one source of them)
+export type {
+  PreCompactHookContext,
+  SessionEndContext,
+  SessionHookOptions,
+  SessionLifecycleHooks,
+  SessionStartContext,
+  UserPromptSubmitContext,
+} from "./sessions/index.js";
 // Sessions
 export {
   type CheckpointStore,

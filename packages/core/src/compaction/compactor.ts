@@ -3,8 +3,8 @@ import {
   type AgentModel,
   ConfigError,
   type ModelInfo,
-  type PrepareTurnContext,
-  type PrepareTurnResult,
+  type PrepareStepContext,
+  type PrepareStepResult,
 } from "@heddle/shared";
 import type { CompactionContext, CompactionReason, CompactionStrategy } from "./strategy.js";
 import { summarizingCompaction } from "./summarizing.js";
@@ -75,7 +75,7 @@ export interface CompactorDeps {
 
 /**
  * Keeps the working context of one session and projects each model request through it. Plugged into
- * `AgentRuntime.prepareTurn`, so the transcript the loop keeps (and the store) stays whole.
+ * `AgentRuntime.prepareStep`, so the transcript the loop keeps (and the store) stays whole.
  */
 export class Compactor {
   working: WorkingContext | undefined;
@@ -106,7 +106,7 @@ export class Compactor {
     return [...working.messages, ...messages.slice(index + 1)];
   }
 
-  async prepareTurn(ctx: PrepareTurnContext): Promise<PrepareTurnResult | void> {
+  async prepareTurn(ctx: PrepareStepContext): Promise<PrepareStepResult | void> {
     const projected = this.project(ctx.messages);
     const reason: CompactionReason = ctx.overflowRecovery ? "overflow" : "threshold";
     const base = this.#context(projected, reason, ctx);

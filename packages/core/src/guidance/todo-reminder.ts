@@ -29,7 +29,7 @@ export function createTodoReminderHooks(options: TodoReminderOptions = {}): Agen
     beforeModel: ({ request }) => {
       offered = request.tools.some((tool) => tool.name === toolName);
     },
-    afterTurn: ({ message }) => {
+    afterStep: ({ message }) => {
       const calls = message.content.filter((part) => part.type === "tool-call");
       if (!offered || calls.length === 0) return;
       if (calls.some((call) => call.toolName === toolName)) {

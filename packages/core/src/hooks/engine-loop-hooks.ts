@@ -2,6 +2,7 @@ import {
   type AfterToolContext,
   type AfterToolResult,
   type AgentHooks,
+  type AgentIdentity,
   type BeforeToolContext,
   type BeforeToolResult,
   type CompletionGuardContext,
@@ -25,9 +26,8 @@ export interface LoopHookDeps {
 }
 
 /** Who a sub-agent is, for its SubagentStop payload. */
-export interface SubagentInfo {
+export interface SubagentInfo extends Pick<AgentIdentity, "parentAgentId"> {
   agentType?: string;
-  parentAgentId?: string;
 }
 
 /**

@@ -4,7 +4,7 @@
  * narrowed. Nothing else in core assembles an agent's tool rules, approver, command hooks, checkpoints, safety,
  * guidance, telemetry or limits.
  */
-import { AgentRuntime } from "@heddle/agents";
+import { AgentRuntime, mergeHooks } from "@heddle/agents";
 import type {
   AgentHooks,
   AgentRuntimeConfig,
@@ -15,7 +15,7 @@ import type {
 import type { FileCheckpointer } from "../checkpoints/index.js";
 import { createSkillsPromptHooks, createTodoReminderHooks } from "../guidance/index.js";
 import { createHookEngine, type HookEngine, type HookEngineOptions } from "../hooks/index.js";
-import { createSafetyHooks, mergeHooks, type SafetyListeners } from "../safety/index.js";
+import { createSafetyHooks, type SafetyListeners } from "../safety/index.js";
 import { LimitScope } from "./limits.js";
 import { withPermissionHooks } from "./permission-hooks.js";
 import {

@@ -4,8 +4,14 @@
  * tool stays disabled, a call the parent must be asked about still reaches the parent's approver, and limits only
  * shrink. Pure functions, no I/O.
  */
-import type { AgentTelemetryOptions } from "@heddle/agents";
-import type { AgentTool, ToolApprovalDecision, ToolApprovalRequest, ToolPermissions, ToolPolicy } from "@heddle/shared";
+import type {
+  AgentTool,
+  TelemetryOption,
+  ToolApprovalDecision,
+  ToolApprovalRequest,
+  ToolPermissions,
+  ToolPolicy,
+} from "@heddle/shared";
 import type { FileCheckpointer } from "../checkpoints/index.js";
 import type { TodoReminderOptions } from "../guidance/index.js";
 import type { HookEngine } from "../hooks/index.js";
@@ -44,7 +50,7 @@ export interface AgentPolicy {
   /** Loop detection and the failure circuit breaker (on unless `false`). A child cannot turn them off. */
   safety?: false | SafetyOptions;
   guidance?: GuidanceOptions;
-  telemetry?: AgentTelemetryOptions;
+  telemetry?: TelemetryOption;
   /** Model calls of this agent and everything it starts. */
   maxIterations?: number;
   /** Spend of this agent and everything it starts. */

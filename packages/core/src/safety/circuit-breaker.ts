@@ -49,7 +49,7 @@ export function judgeTurn(
 
 /**
  * How the last assistant turn of a message list went (its tool calls and the results after them).
- * @deprecated The breaker judges each turn in `afterTurn` with `judgeTurn`; kept for callers of 0.x.
+ * @deprecated The breaker judges each turn in `afterStep` with `judgeTurn`; kept for callers of 0.x.
  */
 export function judgeLastTurn(
   messages: readonly AgentMessage[],
@@ -68,7 +68,7 @@ export function judgeLastTurn(
 
 /**
  * The failure circuit breaker as `AgentHooks`. A turn fails when tools ran and none succeeded (all of them
- * invalid counts too) or the model call failed; any success resets the count. Each turn is judged in `afterTurn`,
+ * invalid counts too) or the model call failed; any success resets the count. Each turn is judged in `afterStep`,
  * once its tools ran. Create one per `send`.
  */
 export function createCircuitBreakerHooks(
@@ -115,7 +115,7 @@ export function createCircuitBreakerHooks(
     beforeTool: (ctx) => {
       validCallIds.add(ctx.toolCall.toolCallId);
     },
-    afterTurn: async (ctx) => {
+    afterStep: async (ctx) => {
       record(judgeTurn(ctx.results, validCallIds));
       if (kinds.length >= limit && (await trip(ctx.iteration))) return STOP;
       return takeGuidance();

@@ -1,3 +1,5 @@
+// `mergeHooks` is the loop's own (from @heddle/agents), exported here too as before.
+export { mergeHooks } from "@heddle/agents";
 export {
   type CircuitBreakerContext,
   type CircuitBreakerDecision,
@@ -14,4 +16,4 @@ export {
   type LoopSignal,
   toolCallSignature,
 } from "./loop-detection.js";
-export { createSafetyHooks, mergeHooks, type SafetyListeners, type SafetyOptions } from "./safety.js";
+export { createSafetyHooks, type SafetyListeners, type SafetyOptions } from "./safety.js";

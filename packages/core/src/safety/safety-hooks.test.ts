@@ -105,7 +105,7 @@ describe("circuit breaker hooks", () => {
 
   it("stops at the limit of failed turns in a row (judged in afterTurn), and a success resets the count", async () => {
     const hooks = createCircuitBreakerHooks({ limit: 3 });
-    const afterTurn = one(hooks.afterTurn);
+    const afterTurn = one(hooks.afterStep);
     const turn = (iteration: number, ...results: ReturnType<typeof result>[]) =>
       afterTurn({ ...base, iteration, message: assistantMessage(results.map((r) => call(r.toolCallId))), results });
     expect(await turn(1, result("a", true))).toBeUndefined();
@@ -118,7 +118,7 @@ describe("circuit breaker hooks", () => {
   });
 
   it("stops at 6 failed turns in a row by default", async () => {
-    const afterTurn = one(createCircuitBreakerHooks().afterTurn);
+    const afterTurn = one(createCircuitBreakerHooks().afterStep);
     const turn = (iteration: number) => {
       const failed = result(`f${iteration}`, true);
       return afterTurn({ ...base, iteration, message: assistantMessage([call(failed.toolCallId)]), results: [failed] });
@@ -132,7 +132,7 @@ describe("circuit breaker hooks", () => {
       limit: 2,
       onLimitReached: () => ({ action: "continue", guidance: "Check the path first." }),
     });
-    const afterTurn = one(hooks.afterTurn);
+    const afterTurn = one(hooks.afterStep);
     const turn = (id: string) =>
       afterTurn({ ...base, message: assistantMessage([call(id)]), results: [result(id, true)] });
     expect(await turn("a")).toBeUndefined();

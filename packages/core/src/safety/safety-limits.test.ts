@@ -134,7 +134,7 @@ describe("circuit breaker settings and decisions", () => {
       (s) => signals.push(s),
     );
     await callTool(hooks, "t", {}, "ran");
-    const afterTurn = one(hooks.afterTurn);
+    const afterTurn = one(hooks.afterStep);
     expect(await afterTurn({ ...base, message: assistantMessage([call("ran")]), results: [result("ran", true)] })).toBe(
       undefined,
     );
@@ -160,7 +160,7 @@ describe("circuit breaker settings and decisions", () => {
         limit: 1,
         onLimitReached: () => ({ action: "continue", guidance }) as never,
       });
-      const turn = one(hooks.afterTurn)({
+      const turn = one(hooks.afterStep)({
         ...base,
         message: assistantMessage([call("x")]),
         results: [result("x", true)],

@@ -22,19 +22,3 @@ export function createSafetyHooks(options: SafetyOptions = {}, listeners: Safety
     sets.push(createCircuitBreakerHooks(options.circuitBreaker ?? {}, listeners.onCircuitBreaker));
   return sets;
 }
-
-/** Adds hook sets together: every function of every set runs, in order (nothing is replaced). */
-export function mergeHooks(...sets: Array<AgentHooks | undefined>): AgentHooks {
-  const merged: Record<string, unknown[]> = {};
-  for (const set of sets) {
-    if (!set) continue;
-    for (const [name, value] of Object.entries(set)) {
-      if (value === undefined) continue;
-      const list = merged[name] ?? [];
-      merged[name] = list;
-      if (Array.isArray(value)) list.push(...value);
-      else list.push(value);
-    }
-  }
-  return merged as AgentHooks;
-}

@@ -1,9 +1,11 @@
+import { mergeHooks } from "@heddle/agents";
 import { createGateway } from "@heddle/llms";
 import { defaultSessionDbPath, SqliteSessionStore } from "../backends/sqlite/index.js";
 import { InvalidSessionInputError, SessionNotFoundError } from "./errors.js";
 import { danglingToolCalls, repairMessage } from "./repair.js";
 import { SessionHooks, type SessionStartSource } from "./session-hooks.js";
 import { createSessionHost } from "./session-host.js";
+import { commandLifecycleHooks, lifecycleHooksOf } from "./session-lifecycle.js";
 import { type SessionOptions, SessionRuntime } from "./session-runtime.js";
 import type { SessionStore } from "./store.js";
 
@@ -117,7 +119,10 @@ async function build(
   // Settings files are read (and validated) here, once; a child session uses its parent host's engine.
   const host = createSessionHost(options, { id, store });
   const engine = host.policy.commandHooks;
-  const hooks = engine ? new SessionHooks(engine, source, id) : undefined;
+  // One hook model: the session's own hooks in code, then the command hooks' (the engine as one more source).
+  const code = lifecycleHooksOf(options.hooks);
+  const lifecycle = engine ? mergeHooks(code, commandLifecycleHooks(engine, id)) : code;
+  const hooks = lifecycle ? new SessionHooks(lifecycle, source, id) : undefined;
   const working = options.compaction === false ? undefined : await store.getWorkingContext(id);
   return new SessionRuntime(id, {
     store,

@@ -28,6 +28,14 @@ export {
 export { pairToolMessages } from "./repair.js";
 export type { SessionEvent, SessionEventType, SessionListener, SessionUsage } from "./session-events.js";
 export type { CommandHookOptions, SessionStartSource } from "./session-hooks.js";
+export type {
+  PreCompactHookContext,
+  SessionEndContext,
+  SessionHookOptions,
+  SessionLifecycleHooks,
+  SessionStartContext,
+  UserPromptSubmitContext,
+} from "./session-lifecycle.js";
 export {
   type RewindPreview,
   type RewindResult,

@@ -6,58 +6,67 @@ import {
   createId,
   emptyUsage,
   getMessageText,
+  type HookAppendContext,
   type ModelRef,
   normalizeRunInput,
 } from "@heddle/shared";
 import type { CompactionOptions, PreCompactContext, PreCompactResult } from "../compaction/index.js";
-import type { HookEngine, HookEngineOptions } from "../hooks/index.js";
+import type { HookEngineOptions } from "../hooks/index.js";
+import type { SessionLifecycleHooks, SessionStartSource } from "./session-lifecycle.js";
+
+export type { SessionStartSource } from "./session-lifecycle.js";
 
 /** Command hooks of a session: the hook engine's options; the session fills in `workspaceRoot` and `sessionId`. */
 export type CommandHookOptions = Omit<HookEngineOptions, "workspaceRoot" | "sessionId">;
 
-/** How the session came to be (or came back, after a compaction), as `SessionStart` reports it in `source`. */
-export type SessionStartSource = "startup" | "resume" | "compact";
-
 /** What the hooks decided before a turn: block it, or add context to its first model request. */
 export type TurnGate = { blocked: true; reason: string } | { blocked: false; context?: string };
 
+/** One kind's hooks as a list, in order. */
+function listOf<F>(value: F | F[] | undefined): F[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
 /**
- * The session-level hook events around one `SessionRuntime`: SessionStart once, UserPromptSubmit per turn,
- * PreCompact and SessionEnd. The engine's tool and Stop hooks are added to every turn by the session's host. The
- * engine may be shared (a team's), so every event names this session.
+ * The session's own hook kinds around one `SessionRuntime`: sessionStart once (and after a compaction),
+ * userPromptSubmit per turn, preCompact and sessionEnd, from code and from command hooks alike (see
+ * `session-lifecycle.ts`). The loop's hooks (command hooks' tool and Stop events included) are added to every turn by
+ * the session's host.
  */
 export class SessionHooks {
-  readonly engine: HookEngine;
+  readonly #hooks: SessionLifecycleHooks;
   readonly #sessionId: string;
   #startSource: SessionStartSource | undefined;
   // SessionStart context waits here until a model request carries it (a blocked first turn does not lose it).
   #startContext: string | undefined;
 
-  constructor(engine: HookEngine, source: SessionStartSource, sessionId: string) {
-    this.engine = engine;
+  constructor(hooks: SessionLifecycleHooks, source: SessionStartSource, sessionId: string) {
+    this.#hooks = hooks;
     this.#startSource = source;
     this.#sessionId = sessionId;
   }
 
-  /** Fires SessionStart (first turn, and the turn after a compaction) and UserPromptSubmit with the prompt's text. */
+  /**
+   * Runs sessionStart (first turn, and the turn after a compaction; every hook, their contexts joined) and
+   * userPromptSubmit with the prompt's text (in order; the first stop blocks the turn and ends the chain).
+   */
   async beforeTurn(input: AgentRunInput, signal: AbortSignal): Promise<TurnGate> {
+    const sessionId = this.#sessionId;
     const source = this.#startSource;
     if (source !== undefined) {
       this.#startSource = undefined;
-      // A new session is set up once, before it starts (Claude Code's Setup event, trigger "init").
-      if (source === "startup")
-        await this.engine.run("Setup", { session_id: this.#sessionId, trigger: "init", signal });
-      const start = await this.engine.sessionStart({ session_id: this.#sessionId, source, signal });
-      this.#startContext = start.additionalContext;
+      const added: string[] = [];
+      for (const hook of listOf(this.#hooks.sessionStart)) addContext(added, await hook({ sessionId, source, signal }));
+      this.#startContext = added.join("\n\n") || undefined;
     }
-    const submit = await this.engine.userPromptSubmit({
-      session_id: this.#sessionId,
-      prompt: promptText(input),
-      signal,
-    });
-    if (submit.decision === "deny" || submit.stop)
-      return { blocked: true, reason: submit.reason ?? "Blocked by a UserPromptSubmit hook." };
-    const context = [this.#startContext, submit.additionalContext].filter(Boolean).join("\n\n");
+    const added = [this.#startContext ?? ""];
+    for (const hook of listOf(this.#hooks.userPromptSubmit)) {
+      const value = await hook({ sessionId, prompt: promptText(input), signal });
+      if (value && value.stop === true)
+        return { blocked: true, reason: value.reason ?? "Blocked by a userPromptSubmit hook." };
+      addContext(added, value);
+    }
+    const context = added.filter(Boolean).join("\n\n");
     return context ? { blocked: false, context } : { blocked: false };
   }
 
@@ -76,7 +85,10 @@ export class SessionHooks {
     };
   }
 
-  /** `compaction` with the PreCompact event chained after the host's own `onPreCompact`. */
+  /**
+   * `compaction` with the preCompact hooks chained after the host's own `onPreCompact`: in order, each sees the
+   * instructions so far; a skip ends the chain and skips the compaction.
+   */
   compactionOptions(compaction: CompactionOptions | undefined): CompactionOptions {
     const own = compaction?.onPreCompact;
     return {
@@ -84,18 +96,15 @@ export class SessionHooks {
       onPreCompact: async (ctx: PreCompactContext): Promise<PreCompactResult | void> => {
         const mine = await own?.(ctx);
         if (mine?.skip) return mine;
-        const outcome = await this.engine.preCompact({
-          session_id: this.#sessionId,
-          trigger: ctx.reason === "manual" ? "manual" : "auto",
-          reason: ctx.reason,
-          strategy: ctx.strategy,
-          estimated_tokens: ctx.estimatedTokens,
-          ...(ctx.contextWindow !== undefined && { context_window: ctx.contextWindow }),
-          ...(mine?.instructions && { custom_instructions: mine.instructions }),
-        });
-        if (outcome.decision === "deny" || outcome.stop) return { skip: true };
-        const instructions = [mine?.instructions, outcome.additionalContext].filter(Boolean).join("\n\n");
-        return instructions ? { instructions } : undefined;
+        const instructions = mine?.instructions ? [mine.instructions] : [];
+        const trigger = ctx.reason === "manual" ? "manual" : "auto";
+        for (const hook of listOf(this.#hooks.preCompact)) {
+          const joined = instructions.join("\n\n");
+          const value = await hook({ ...ctx, trigger, ...(joined && { instructions: joined }) });
+          if (value?.skip) return { skip: true };
+          if (value?.instructions) instructions.push(value.instructions);
+        }
+        return instructions.length > 0 ? { instructions: instructions.join("\n\n") } : undefined;
       },
     };
   }
@@ -108,9 +117,14 @@ export class SessionHooks {
     this.#startSource ??= "compact";
   }
 
+  /** Runs every sessionEnd hook. */
   async sessionEnd(reason: string): Promise<void> {
-    await this.engine.sessionEnd({ session_id: this.#sessionId, reason });
+    for (const hook of listOf(this.#hooks.sessionEnd)) await hook({ sessionId: this.#sessionId, reason });
   }
+}
+
+function addContext(added: string[], value: HookAppendContext | void): void {
+  if (value && typeof value.appendContext === "string" && value.appendContext !== "") added.push(value.appendContext);
 }
 
 /** The text a UserPromptSubmit hook sees: the user messages' text of the input. */

@@ -5,6 +5,7 @@ import type { TodoReminderOptions } from "../guidance/index.js";
 import type { AgentHost } from "../host/index.js";
 import type { SafetyOptions } from "../safety/index.js";
 import type { CommandHookOptions } from "./session-hooks.js";
+import type { SessionHookOptions } from "./session-lifecycle.js";
 import type { SessionStore } from "./store.js";
 
 /** A session's tools: a fixed array, or a function called at the start of every turn (MCP servers and plugins
@@ -12,7 +13,12 @@ import type { SessionStore } from "./store.js";
 export type SessionTools = AgentTool[] | ((ctx: { sessionId: string }) => AgentTool[] | Promise<AgentTool[]>);
 
 /** Options of `createSession` / `openSession`: the agent's config (minus what the session owns) and the session's. */
-export interface SessionOptions extends Omit<AgentRuntimeConfig, "initialMessages" | "sessionId" | "tools"> {
+export interface SessionOptions extends Omit<AgentRuntimeConfig, "initialMessages" | "sessionId" | "tools" | "hooks"> {
+  /**
+   * The loop's hooks for every turn (`AgentHooks`), and the session's own: `sessionStart`, `userPromptSubmit`,
+   * `preCompact`, `sessionEnd` (see `SessionLifecycleHooks`). Command hooks, when given, run after these.
+   */
+  hooks?: SessionHookOptions;
   /** The tools of each turn: an array, or a function called at the start of each turn. */
   tools?: SessionTools;
   /**

@@ -3,13 +3,15 @@ import type {
   AgentMessage,
   AgentTool,
   AgentToolSource,
-  PrepareTurnContext,
-  PrepareTurnResult,
+  PrepareStepContext,
+  PrepareStepResult,
 } from "@heddle/shared";
+import { ConfigError } from "@heddle/shared";
 import type { Compactor } from "../compaction/index.js";
 import type { AgentSpec } from "../host/index.js";
 import { InvalidSessionInputError } from "./errors.js";
 import type { SessionEvent } from "./session-events.js";
+import { agentHooksOf } from "./session-lifecycle.js";
 import type { SessionOptions, SessionTools } from "./session-options.js";
 
 /** What one turn of a session adds to the host's policy. */
@@ -32,7 +34,7 @@ export interface TurnSpecSources {
  * The agent of one turn, as the session hands it to its host: the session's agent config without what the session
  * or the host owns, seeded with the stored history. The session's own parts: a tool never runs before the message
  * that called it is stored (first hook), the hook context (last hook), and compaction before the host's
- * `prepareTurn`. Tool rules, approver, limits, checkpoints, safety, guidance and command hooks are the host's.
+ * `prepareStep`. Tool rules, approver, limits, checkpoints, safety, guidance and command hooks are the host's.
  */
 export function turnSpec(sources: TurnSpecSources): AgentSpec {
   const {
@@ -51,22 +53,29 @@ export function turnSpec(sources: TurnSpecSources): AgentSpec {
     maxIterations: _maxIterations,
     maxBudgetUsd: _maxBudgetUsd,
     telemetry: _telemetry,
-    prepareTurn,
+    prepareStep: ownStep,
+    prepareTurn: ownTurn,
     tools: _tools,
+    hooks,
     ...config
   } = sources.options;
   const { sessionId, emit, compactor } = sources;
+  if (ownStep && ownTurn)
+    throw new ConfigError('createSession: "prepareTurn" is the old name of "prepareStep"; give one of them, not both');
+  const prepareStep = ownStep ?? ownTurn;
   const project =
-    compactor || prepareTurn
-      ? async (ctx: PrepareTurnContext): Promise<PrepareTurnResult | void> => {
+    compactor || prepareStep
+      ? async (ctx: PrepareStepContext): Promise<PrepareStepResult | void> => {
           const compacted = compactor ? await compactor.prepareTurn(ctx) : undefined;
-          if (!prepareTurn) return compacted;
-          const own = await prepareTurn.call(config, { ...ctx, messages: compacted?.messages ?? ctx.messages });
+          if (!prepareStep) return compacted;
+          const own = await prepareStep.call(config, { ...ctx, messages: compacted?.messages ?? ctx.messages });
           return { ...compacted, ...own };
         }
       : undefined;
+  const agentHooks = agentHooksOf(hooks);
   return {
     ...config,
+    ...(agentHooks && { hooks: agentHooks }),
     sessionId,
     initialMessages: sources.history,
     ...(sources.tools && { tools: sources.tools }),
@@ -76,7 +85,7 @@ export function turnSpec(sources: TurnSpecSources): AgentSpec {
       onLoopSignal: (signal) => emit({ type: "loop-warning", ...signal, sessionId }),
       onCircuitBreaker: (signal) => emit({ type: "circuit-breaker", ...signal, sessionId }),
     },
-    ...(project && { prepareTurn: project }),
+    ...(project && { prepareStep: project }),
   };
 }
 

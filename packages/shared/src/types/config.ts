@@ -2,6 +2,7 @@
 
 import type { Logger } from "../errors.js";
 import type { AgentHooks } from "./hooks.js";
+import type { AgentIdentity } from "./identity.js";
 import type { AgentMessage, AgentUsage, ContentPart, ModelRef } from "./messages.js";
 import type { AgentModel, ModelCallOptions, ModelInfo, ToolDefinition } from "./model.js";
 import type { AgentPlugin } from "./plugins.js";
@@ -20,11 +21,8 @@ export interface StopConditionContext {
 /** A predicate that ends the run (reason `stop_condition`) when true. Compose several as an array (any). */
 export type StopCondition = (ctx: StopConditionContext) => boolean | Promise<boolean>;
 
-/** What `prepareTurn` sees. */
-export interface PrepareTurnContext {
-  agentId: string;
-  conversationId?: string;
-  parentAgentId?: string;
+/** What `prepareStep` sees, before each model call. */
+export interface PrepareStepContext extends Pick<AgentIdentity, "agentId" | "conversationId" | "parentAgentId"> {
   iteration: number;
   /** The tools offered to the model this turn. */
   tools: readonly ToolDefinition[];
@@ -36,11 +34,16 @@ export interface PrepareTurnContext {
   signal: AbortSignal;
 }
 
-/** The projected request for this turn. The transcript itself is never touched. */
-export interface PrepareTurnResult {
+/** The projected request for this model call. The transcript itself is never touched. */
+export interface PrepareStepResult {
   messages?: AgentMessage[];
   systemPrompt?: string;
 }
+
+/** @deprecated Use `PrepareStepContext` (it runs before each model call, a step; a turn is a whole send). */
+export type PrepareTurnContext = PrepareStepContext;
+/** @deprecated Use `PrepareStepResult`. */
+export type PrepareTurnResult = PrepareStepResult;
 
 /** Ask the model to finish through a completion tool instead of simply stopping. */
 export interface CompletionPolicy {
@@ -78,7 +81,7 @@ export interface ProviderModelConfig {
 export type AgentRunInput = string | ContentPart[] | AgentMessage | AgentMessage[];
 
 /** Configuration of an `AgentRuntime`. Give `model`, or `providerId` + `modelId`. */
-export interface AgentRuntimeConfig extends Partial<ProviderModelConfig> {
+export interface AgentRuntimeConfig extends Partial<ProviderModelConfig>, Partial<AgentIdentity> {
   model?: AgentModel;
   /** Default request options (max tokens, temperature, reasoning, caching, ...). */
   options?: ModelCallOptions;
@@ -112,14 +115,20 @@ export interface AgentRuntimeConfig extends Partial<ProviderModelConfig> {
   pluginSetupTimeoutMs?: number;
   /** Where the runtime reports what it cannot put in a result or event (listener and hook failures). */
   logger?: Logger;
-  prepareTurn?(ctx: PrepareTurnContext): PrepareTurnResult | void | Promise<PrepareTurnResult | void>;
+  /** OpenTelemetry spans for the run, each model call and each tool call (see `TelemetryOption`). */
+  telemetry?: TelemetryOption;
+  /**
+   * Called before each model call (a step) with the request's messages: what it returns is sent instead, for this
+   * call only (compaction uses it). The transcript is untouched.
+   */
+  prepareStep?(ctx: PrepareStepContext): PrepareStepResult | void | Promise<PrepareStepResult | void>;
+  /**
+   * @deprecated Use `prepareStep`: it runs before each model call, not once per turn. Still works; giving both is a
+   * `ConfigError`.
+   */
+  prepareTurn?(ctx: PrepareStepContext): PrepareStepResult | void | Promise<PrepareStepResult | void>;
   /** Polled between turns; a returned message is injected before the next model call. */
   consumePendingUserMessage?(): string | AgentMessage | undefined | Promise<string | AgentMessage | undefined>;
-  agentId?: string;
-  conversationId?: string;
-  sessionId?: string;
-  parentAgentId?: string;
-  agentRole?: string;
   /** Passed to every tool's `ctx.metadata` and every plugin's setup. */
   metadata?: { [key: string]: unknown };
 
@@ -135,6 +144,25 @@ export interface AgentRuntimeConfig extends Partial<ProviderModelConfig> {
   clientName?: string;
   clientVersion?: string;
   clineCoreVersion?: string;
+}
+
+/**
+ * Tracing (and metrics) of runs: give it (even `{}`) to get spans, leave it out for none, at no cost. The loop in
+ * `@heddle/agents` reads it; its `AgentTelemetryOptions` types `tracer`, `meter` and `parentContext` as
+ * OpenTelemetry's `Tracer`, `Meter` and `Context`. The contract keeps those three opaque so that it does not depend
+ * on OpenTelemetry.
+ */
+export interface TelemetryOption {
+  /** An OpenTelemetry `Tracer`. Default: the global tracer provider's tracer `@heddle/agents`. */
+  tracer?: object;
+  /** An OpenTelemetry `Meter`: when given, the GenAI client histograms. */
+  meter?: object;
+  /** Record prompts, outputs, tool arguments and results on the spans (default false: they can be secret). */
+  recordContent?: boolean;
+  /** The most characters of one recorded text (default 4096). */
+  maxContentLength?: number;
+  /** The OpenTelemetry `Context` the run's span is a child of. Default: the active context. */
+  parentContext?: object;
 }
 
 /** Tools read before each model call. */

@@ -1,18 +1,14 @@
 /** Runtime events: part of Heddle's public contract (see `index.ts`). */
+import type { AgentIdentity } from "./identity.js";
 import type { AgentMessage, AgentUsage, FinishReason, ModelRef, ToolCallPart, ToolResultPart } from "./messages.js";
 import type { AgentRunResult } from "./results.js";
 
 /** Fields every runtime event carries. */
-export interface AgentEventBase {
+export interface AgentEventBase extends Pick<AgentIdentity, "agentId" | "parentAgentId" | "agentRole"> {
   /** Unique per event: the run's id and the event's number in the run. */
   id: string;
-  agentId: string;
   runId: string;
   iteration: number;
-  /** The agent that started this one (a sub-agent's parent), when the config names it. */
-  parentAgentId?: string;
-  /** The agent's role in a team, when the config names it. */
-  agentRole?: string;
 }
 
 /** Everything the loop reports. No event carries a copy of the history; `snapshot()` gives it on demand. */

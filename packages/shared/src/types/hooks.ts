@@ -1,6 +1,7 @@
 /** Hooks: part of Heddle's public contract (see `index.ts`). */
 
 import type { AgentRuntimeEvent } from "./events.js";
+import type { AgentIdentity } from "./identity.js";
 import type { AgentMessage, FinishReason, ToolCallPart, ToolResultPart } from "./messages.js";
 import type { AgentModelRequest, ModelCallOptions, ModelError, ToolDefinition } from "./model.js";
 import type { AgentRunResult, AgentRunStatus } from "./results.js";
@@ -25,15 +26,10 @@ export interface HookAppendContext {
 }
 
 /** What every hook receives. */
-export interface HookContextBase {
-  agentId: string;
+export interface HookContextBase extends AgentIdentity {
   runId: string;
   iteration: number;
   signal: AbortSignal;
-  sessionId?: string;
-  conversationId?: string;
-  parentAgentId?: string;
-  agentRole?: string;
 }
 
 export interface BeforeRunContext extends HookContextBase {
@@ -70,11 +66,13 @@ export interface AfterToolContext extends HookContextBase {
   result: ToolResultPart;
 }
 
-/** After an assistant turn: its message and the results of its tool calls (empty when it called none). */
-export interface AfterTurnContext extends HookContextBase {
+/** After a step (one model call): its assistant message and the results of its tool calls (empty when none). */
+export interface AfterStepContext extends HookContextBase {
   message: AgentMessage;
   results: readonly ToolResultPart[];
 }
+/** @deprecated Use `AfterStepContext`. */
+export type AfterTurnContext = AfterStepContext;
 
 /**
  * `beforeTool` may rewrite the input, skip the call (the reason is its error result), stop, add context, or `ask`:
@@ -104,8 +102,10 @@ export interface AgentHooks {
   afterModel?: HookList<(ctx: AfterModelContext) => MaybePromise<HookStop | void>>;
   beforeTool?: HookList<(ctx: BeforeToolContext) => MaybePromise<BeforeToolResult | void>>;
   afterTool?: HookList<(ctx: AfterToolContext) => MaybePromise<AfterToolResult | void>>;
-  /** After each assistant turn, once its tools ran; may stop the run or add context to the next request. */
-  afterTurn?: HookList<(ctx: AfterTurnContext) => MaybePromise<(HookStop & HookAppendContext) | void>>;
+  /** After each step (a model call), once its tools ran; may stop the run or add context to the next request. */
+  afterStep?: HookList<(ctx: AfterStepContext) => MaybePromise<(HookStop & HookAppendContext) | void>>;
+  /** @deprecated Use `afterStep`: it runs after each model call, not once per turn. Runs after `afterStep`. */
+  afterTurn?: HookList<(ctx: AfterStepContext) => MaybePromise<(HookStop & HookAppendContext) | void>>;
   /** Called for every event, not awaited on deltas: a slow listener never stalls the stream. */
   onEvent?: HookList<(event: AgentRuntimeEvent) => MaybePromise<HookStop | void>>;
 }

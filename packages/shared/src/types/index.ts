@@ -7,6 +7,7 @@
 export * from "./config.js";
 export * from "./events.js";
 export * from "./hooks.js";
+export * from "./identity.js";
 export * from "./json.js";
 export * from "./messages.js";
 export * from "./model.js";

@@ -1,15 +1,11 @@
 /** Plugins: part of Heddle's public contract (see `index.ts`). */
 
 import type { AgentHooks } from "./hooks.js";
+import type { AgentIdentity } from "./identity.js";
 import type { AgentTool } from "./tools.js";
 
 /** What a plugin's `setup` receives. */
-export interface PluginSetupContext {
-  agentId: string;
-  parentAgentId?: string;
-  agentRole?: string;
-  sessionId?: string;
-  conversationId?: string;
+export interface PluginSetupContext extends AgentIdentity {
   /** The agent's system prompt, as configured. */
   systemPrompt?: string;
   /** Host-provided values (a workspace root, a logger, ...). */

@@ -1,4 +1,5 @@
 /** An agent's state on demand: part of Heddle's public contract (see `index.ts`). */
+import type { AgentIdentity } from "./identity.js";
 import type { AgentMessage, AgentUsage } from "./messages.js";
 import type { ModelErrorKind } from "./model.js";
 
@@ -12,12 +13,7 @@ export type AgentStatus = "idle" | "streaming" | "awaiting_approval" | "running"
 export type AgentErrorClass = ModelErrorKind | "tool_error" | "hook_error" | "internal_error";
 
 /** The full state of an agent, on demand. */
-export interface AgentSnapshot {
-  agentId: string;
-  parentAgentId?: string;
-  agentRole?: string;
-  conversationId?: string;
-  sessionId?: string;
+export interface AgentSnapshot extends AgentIdentity {
   runId?: string;
   running: boolean;
   status: AgentStatus;

@@ -1,11 +1,12 @@
 /** Tools: part of Heddle's public contract (see `index.ts`). */
 
+import type { AgentIdentity } from "./identity.js";
 import type { JsonSchema } from "./json.js";
 import type { AgentUsage } from "./messages.js";
 import type { AgentSnapshot } from "./snapshot.js";
 
 /** What a tool's `execute` receives besides its input. */
-export interface ToolContext {
+export interface ToolContext extends Pick<AgentIdentity, "agentId" | "sessionId" | "parentAgentId"> {
   toolCallId: string;
   /** Aborted when the run is aborted or the tool's timeout passes. */
   signal: AbortSignal;
@@ -14,12 +15,6 @@ export interface ToolContext {
   emitUpdate(update: unknown): void;
   /** The run this call belongs to. */
   runId: string;
-  /** The agent running the call. */
-  agentId: string;
-  /** The session the agent runs in, when it runs in one. */
-  sessionId?: string;
-  /** The agent that spawned this one, for a sub-agent or teammate. */
-  parentAgentId?: string;
   /**
    * Adds usage spent by the tool itself (a tool that calls a model, like a sub-agent) to the run's usage and cost;
    * the run's `maxBudgetUsd` counts it. Give `costUsd` already priced.
@@ -73,17 +68,16 @@ export interface ToolPolicy {
   autoApprove?: boolean;
 }
 
-/** What `requestToolApproval` is asked. */
-export interface ToolApprovalRequest {
+/**
+ * What `requestToolApproval` is asked. `agentId`, `parentAgentId` and `agentRole` name the agent that wants to run
+ * the call: a sub-agent or teammate asks its parent's approver under its own id.
+ */
+export interface ToolApprovalRequest extends Partial<Pick<AgentIdentity, "agentId" | "parentAgentId" | "agentRole">> {
   toolCall: { toolCallId: string; toolName: string; input: unknown };
   tool: AgentTool;
   input: unknown;
   /** Why approval is asked when a hook asked for it (a `beforeTool` hook's `{ask: true, reason}`). */
   reason?: string;
-  /** The agent that wants to run the call: a sub-agent or teammate asks its parent's approver under its own id. */
-  agentId?: string;
-  parentAgentId?: string;
-  agentRole?: string;
 }
 
 /** The host's answer to an approval request. `updatedInput` replaces the input when approved. */
