@@ -1,0 +1,57 @@
+// The multi-agent half (issue 32): what teams, mailboxes and stored sessions cost over a baseline measured in the
+// same run. Four scenarios, each printing its ratios and writing bench/results/teams-<scenario>.json:
+// - turn: a teammate's turn (mailbox message, stored turn, notification) / the same turn on a bare AgentRuntime
+//   with its history in memory, CPU, at 10, 1,000 and 10,000 stored messages. Goal <= 1.25.
+// - mailbox: send, wait (a message there) and mark-read on SqliteTeamMailbox and RedisTeamMailbox / better-sqlite3
+//   and ioredis running the same statements and commands, CPU. Goal <= 1.5.
+// - idle: 1,000 idle teammates in one process: RSS per teammate (goal <= 64 KB) and the active handles and timers
+//   at 10 and at 1,010 teammates (goal: none that grow with the teammates).
+// - resume: opening a 10,000-message session on SQLite and PostgreSQL / the raw driver reading the same rows.
+//   Goal <= 1.5.
+// `--only=turn,mailbox,idle,resume` picks scenarios; `--quick` runs few, short samples (proves the harness).
+// Imports the built packages (`pnpm bench teams` builds first). PostgreSQL (HEDDLE_TEST_POSTGRES_URL) and Redis
+// (HEDDLE_TEST_REDIS_URL) parts print one line and are skipped when the server is not reachable.
+import { fmt, median, spread, writeResults } from "./lib/teams/common.mjs";
+import { measureTurns } from "./lib/teams/turn.mjs";
+
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const only = args
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
+const wants = (name) => !only || only.includes(name);
+const knob = (name, fallback) => Number(process.env[name] ?? fallback);
+let ok = true;
+const verdict = (value, goal) => {
+  const met = value <= goal;
+  ok &&= met;
+  return met ? "OK" : "OVER";
+};
+
+if (wants("turn")) {
+  const pairs = knob("TEAMS_TURN_PAIRS", quick ? 3 : 11);
+  const sizes = quick ? [10, 1_000] : [10, 1_000, 10_000];
+  const turnsFor = (size) => (quick ? 2 : size >= 10_000 ? 4 : size >= 1_000 ? 10 : 20);
+  console.log(
+    `turn: a teammate's turn (SQLite mailbox + session store on one file, synchronous FULL; and all in memory) / ` +
+      `a bare AgentRuntime's turn with its history in memory; CPU, median of ${pairs} pairs`,
+  );
+  const rows = await measureTurns({
+    sizes,
+    pairs,
+    turnsFor,
+    kinds: ["sqlite", "memory"],
+    log: (row) =>
+      console.log(
+        `  ${String(row.storedMessages).padStart(6)} stored messages: baseline ${fmt(row.baselineMsPerTurn, 3)} ms CPU/turn; ` +
+          `teammate on SQLite ${fmt(row.sqlite.msPerTurn, 3)} ms, ratio ${spread(row.sqlite.ratios)} ` +
+          `(goal <= 1.25) ${verdict(median(row.sqlite.ratios), 1.25)}; in memory ${fmt(row.memory.msPerTurn, 3)} ms, ` +
+          `ratio ${spread(row.memory.ratios)}`,
+      ),
+  });
+  console.log(`  results: ${writeResults("teams-turn", { goal: 1.25, rows })}`);
+}
+
+console.log(ok ? "teams bench: goals met" : "teams bench: a goal was missed");
+process.exitCode = ok ? 0 : 1;
