@@ -32,7 +32,7 @@ const verdict = (value, goal) => {
 if (wants("turn")) {
   const pairs = knob("TEAMS_TURN_PAIRS", quick ? 3 : 11);
   const sizes = quick ? [10, 1_000] : [10, 1_000, 10_000];
-  const turnsFor = (size) => (quick ? 2 : size >= 10_000 ? 4 : size >= 1_000 ? 10 : 20);
+  const turnsFor = (size) => (quick ? 2 : size >= 10_000 ? 4 : 10);
   console.log(
     `turn: a teammate's turn (SQLite mailbox + session store on one file, synchronous FULL; and all in memory) / ` +
       `a bare AgentRuntime's turn with its history in memory; CPU, median of ${pairs} pairs`,

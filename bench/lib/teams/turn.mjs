@@ -25,7 +25,7 @@ async function seed(store, count) {
 }
 
 /** A teammate waiting for mail, on `kind` ("sqlite" or "memory") storage holding `count` messages already. */
-async function openTeammate(kind, count, dir) {
+export async function openTeammate(kind, count, dir) {
   let store;
   let mailbox;
   if (kind === "sqlite") {
@@ -54,8 +54,15 @@ async function openTeammate(kind, count, dir) {
   manager.spawn({ agentId: "mate", sessionId: SESSION });
   await idle;
   let turns = 0;
+  let sinceReset = 0;
   return {
+    /** Puts the session's head back on the last seeded message (between samples, while the teammate is idle). */
+    async reset() {
+      await store.setHead(SESSION, count > 0 ? seedMessage(count - 1).id : null);
+      sinceReset = 0;
+    },
     async turn() {
+      sinceReset++;
       await manager.send("mate", `task ${turns++}: note this`);
       for (;;) {
         const note = await mailbox.dequeue("lead");
@@ -68,7 +75,7 @@ async function openTeammate(kind, count, dir) {
       }
     },
     async check() {
-      const expected = count + 2 * turns;
+      const expected = count + 2 * sinceReset;
       const length = (await store.getHistory(SESSION)).length;
       if (length !== expected) throw new Error(`the teammate's session holds ${length} messages, expected ${expected}`);
     },
@@ -83,25 +90,27 @@ async function openTeammate(kind, count, dir) {
   };
 }
 
-function openBaseline(count) {
-  const agent = new AgentRuntime({
-    model: instantModel(),
-    initialMessages: Array.from({ length: count }, (_, i) => seedMessage(i)),
-  });
+export function openBaseline(count) {
+  const seeded = Array.from({ length: count }, (_, i) => seedMessage(i));
+  const model = instantModel();
+  let agent = new AgentRuntime({ model, initialMessages: seeded });
   let turns = 0;
   return {
+    /** A new runtime on the seeded history (between samples). */
+    reset() {
+      agent = new AgentRuntime({ model, initialMessages: seeded });
+    },
     async turn() {
       const result = await agent.run(`task ${turns++}: note this`);
       if (result.status !== "completed" || !result.outputText.includes("done: noted"))
         throw new Error("baseline turn did not complete");
     },
-    get length() {
-      return agent.transcript.length;
-    },
   };
 }
 
+// Each sample starts from the seeded history, so "N stored messages" stays N (plus two per turn of the sample).
 async function timed(side, turns) {
+  await side.reset();
   globalThis.gc?.();
   const start = process.cpuUsage();
   for (let i = 0; i < turns; i++) await side.turn();
@@ -157,7 +166,6 @@ export async function measureTurns({ sizes, pairs, turnsFor, kinds, log }) {
         turnsPerSample: turns,
         pairs,
         baselineMsPerTurn: median(samples.baseline),
-        historyAtEnd: baseline.length,
       };
       for (const kind of kinds) row[kind] = { msPerTurn: median(samples[kind]), ratios: ratios[kind] };
       rows.push(row);
