@@ -12,6 +12,7 @@
 // Imports the built packages (`pnpm bench teams` builds first). PostgreSQL (HEDDLE_TEST_POSTGRES_URL) and Redis
 // (HEDDLE_TEST_REDIS_URL) parts print one line and are skipped when the server is not reachable.
 import { fmt, median, spread, writeResults } from "./lib/teams/common.mjs";
+import { measureRedisMailbox, measureSqliteMailbox, redisReachable } from "./lib/teams/mailbox.mjs";
 import { measureTurns } from "./lib/teams/turn.mjs";
 
 const args = process.argv.slice(2);
@@ -51,6 +52,31 @@ if (wants("turn")) {
       ),
   });
   console.log(`  results: ${writeResults("teams-turn", { goal: 1.25, rows })}`);
+}
+
+if (wants("mailbox")) {
+  const rounds = knob("TEAMS_MAILBOX_ROUNDS", quick ? 3 : 11);
+  const agents = knob("TEAMS_MAILBOX_AGENTS", quick ? 50 : 200);
+  console.log(
+    `mailbox: send, wait (a message there) and mark-read / the raw client running the same statements or commands; ` +
+      `CPU µs per op, ${agents} inboxes a round, median of ${rounds} rounds`,
+  );
+  const results = {};
+  const print = (store, result) => {
+    for (const [op, r] of Object.entries(result).filter(([, r]) => r.ratios)) {
+      console.log(
+        `  ${store} ${op.padEnd(8)}: raw ${fmt(r.rawUsPerOp, 1)} µs, Heddle ${fmt(r.heddleUsPerOp, 1)} µs, ` +
+          `ratio ${spread(r.ratios)} (goal <= 1.5) ${verdict(median(r.ratios), 1.5)}`,
+      );
+    }
+  };
+  results.sqlite = await measureSqliteMailbox({ rounds, agents });
+  print("SQLite", results.sqlite);
+  if (await redisReachable()) {
+    results.redis = await measureRedisMailbox({ rounds, agents });
+    print("Redis ", results.redis);
+  } else console.log("  Redis is not reachable: skipped");
+  console.log(`  results: ${writeResults("teams-mailbox", { goal: 1.5, agents, rounds, ...results })}`);
 }
 
 console.log(ok ? "teams bench: goals met" : "teams bench: a goal was missed");
