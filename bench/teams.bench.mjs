@@ -12,6 +12,7 @@
 // Imports the built packages (`pnpm bench teams` builds first). PostgreSQL (HEDDLE_TEST_POSTGRES_URL) and Redis
 // (HEDDLE_TEST_REDIS_URL) parts print one line and are skipped when the server is not reachable.
 import { fmt, median, spread, writeResults } from "./lib/teams/common.mjs";
+import { measureIdle } from "./lib/teams/idle.mjs";
 import { measureRedisMailbox, measureSqliteMailbox, redisReachable } from "./lib/teams/mailbox.mjs";
 import { measureTurns } from "./lib/teams/turn.mjs";
 
@@ -77,6 +78,33 @@ if (wants("mailbox")) {
     print("Redis ", results.redis);
   } else console.log("  Redis is not reachable: skipped");
   console.log(`  results: ${writeResults("teams-mailbox", { goal: 1.5, agents, rounds, ...results })}`);
+}
+
+if (wants("idle")) {
+  const rounds = knob("TEAMS_IDLE_ROUNDS", quick ? 1 : 3);
+  const kinds = ["memory", "sqlite"];
+  if (await redisReachable()) kinds.push("redis");
+  else console.log("  Redis is not reachable: its idle teammates are skipped");
+  console.log(
+    `idle: 10 and 1,010 idle teammates (each after one short turn), fresh processes, ${rounds} round(s) per kind; ` +
+      "RSS per teammate = (RSS at 1,010 - RSS at 10) / 1,000, median of the rounds",
+  );
+  const result = measureIdle({ kinds, rounds });
+  for (const [kind, r] of Object.entries(result)) {
+    const kb = r.rssPerTeammateBytes / 1024;
+    const list = (byType) =>
+      Object.entries(byType)
+        .map(([type, n]) => `${type} ${n}`)
+        .join(", ") || "none";
+    const timersGrow = r.timersAt[1010] > r.timersAt[10];
+    ok &&= !timersGrow;
+    console.log(
+      `  ${kind.padEnd(6)}: RSS ${fmt(kb, 1)} KB per teammate (goal <= 64) ${verdict(kb, 64)}, heap ${fmt(r.heapUsedPerTeammateBytes / 1024, 1)} KB; ` +
+        `active resources at 10: ${list(r.resourcesAt[10])}; at 1,010: ${list(r.resourcesAt[1010])} ` +
+        `(timers ${timersGrow ? "GROW" : "do not grow"}); idle CPU ${fmt(r.idleCpuMsPerSecondAt[10], 1)} / ${fmt(r.idleCpuMsPerSecondAt[1010], 1)} ms per s`,
+    );
+  }
+  console.log(`  results: ${writeResults("teams-idle", { goalKbPerTeammate: 64, rounds, ...result })}`);
 }
 
 console.log(ok ? "teams bench: goals met" : "teams bench: a goal was missed");
