@@ -14,6 +14,7 @@
 import { fmt, median, spread, writeResults } from "./lib/teams/common.mjs";
 import { measureIdle } from "./lib/teams/idle.mjs";
 import { measureRedisMailbox, measureSqliteMailbox, redisReachable } from "./lib/teams/mailbox.mjs";
+import { measurePostgresResume, measureSqliteResume, postgresReachable } from "./lib/teams/resume.mjs";
 import { measureTurns } from "./lib/teams/turn.mjs";
 
 const args = process.argv.slice(2);
@@ -105,6 +106,30 @@ if (wants("idle")) {
     );
   }
   console.log(`  results: ${writeResults("teams-idle", { goalKbPerTeammate: 64, rounds, ...result })}`);
+}
+
+if (wants("resume")) {
+  const pairs = knob("TEAMS_RESUME_PAIRS", quick ? 3 : 11);
+  const messages = knob("TEAMS_RESUME_MESSAGES", quick ? 1_000 : 10_000);
+  console.log(
+    `resume: openSession on a ${messages}-message session (a new store) / the raw driver reading the same rows ` +
+      `(a new connection, SELECT data ... ORDER BY seq, JSON.parse); median of ${pairs} pairs`,
+  );
+  const results = {};
+  const print = (name, r) =>
+    console.log(
+      `  ${name.padEnd(10)}: raw ${fmt(r.raw.wallMs, 1)} ms wall, ${fmt(r.raw.cpuMs, 1)} ms CPU; openSession ` +
+        `${fmt(r.heddle.wallMs, 1)} ms wall, ratio ${spread(r.heddle.wallRatios)} (goal <= 1.5) ${verdict(median(r.heddle.wallRatios), 1.5)}, ` +
+        `CPU ratio ${spread(r.heddle.cpuRatios)}; openSession + history(): wall ratio ${spread(r.heddleWithHistory.wallRatios)}, ` +
+        `CPU ratio ${spread(r.heddleWithHistory.cpuRatios)}`,
+    );
+  results.sqlite = await measureSqliteResume({ messages, pairs });
+  print("SQLite", results.sqlite);
+  if (await postgresReachable()) {
+    results.postgres = await measurePostgresResume({ messages, pairs });
+    print("PostgreSQL", results.postgres);
+  } else console.log("  PostgreSQL is not reachable: skipped");
+  console.log(`  results: ${writeResults("teams-resume", { goal: 1.5, messages, ...results })}`);
 }
 
 console.log(ok ? "teams bench: goals met" : "teams bench: a goal was missed");
