@@ -18,6 +18,7 @@ import {
 import { cpuMs, instantModel, median, seedMessage } from "./common.mjs";
 
 const SESSION = "teammate-mate";
+const BASELINE_SEGMENTS = 10;
 
 async function seed(store, count) {
   await store.createSession({ id: SESSION });
@@ -108,13 +109,19 @@ export function openBaseline(count) {
   };
 }
 
-// Each sample starts from the seeded history, so "N stored messages" stays N (plus two per turn of the sample).
-async function timed(side, turns) {
-  await side.reset();
+// Each segment starts from the seeded history, so "N stored messages" stays N (plus two per turn of the segment);
+// the reset is outside the clock. A sample is `segments` segments of `turns` turns: the baseline's turn is so cheap
+// that it runs ten segments per sample, so both sides' samples are long enough to time on a busy machine.
+async function timed(side, turns, segments = 1) {
   globalThis.gc?.();
-  const start = process.cpuUsage();
-  for (let i = 0; i < turns; i++) await side.turn();
-  return cpuMs(process.cpuUsage(start)) / turns;
+  let cpu = 0;
+  for (let s = 0; s < segments; s++) {
+    await side.reset();
+    const start = process.cpuUsage();
+    for (let i = 0; i < turns; i++) await side.turn();
+    cpu += cpuMs(process.cpuUsage(start));
+  }
+  return cpu / (turns * segments);
 }
 
 /**
@@ -146,11 +153,11 @@ export async function measureTurns({ sizes, pairs, turnsFor, kinds, log }) {
           let a;
           let b;
           if (p % 2) {
-            b = await timed(baseline, turns);
+            b = await timed(baseline, turns, BASELINE_SEGMENTS);
             a = await timed(sides[kind], turns);
           } else {
             a = await timed(sides[kind], turns);
-            b = await timed(baseline, turns);
+            b = await timed(baseline, turns, BASELINE_SEGMENTS);
           }
           samples[kind].push(a);
           samples.baseline.push(b);
