@@ -67,8 +67,11 @@ if (wants("mailbox")) {
   const print = (store, result) => {
     for (const [op, r] of Object.entries(result).filter(([, r]) => r.ratios)) {
       console.log(
-        `  ${store} ${op.padEnd(8)}: raw ${fmt(r.rawUsPerOp, 1)} µs, Heddle ${fmt(r.heddleUsPerOp, 1)} µs, ` +
-          `ratio ${spread(r.ratios)} (goal <= 1.5) ${verdict(median(r.ratios), 1.5)}`,
+        `  ${store} ${op.padEnd(12)}: raw ${fmt(r.rawUsPerOp, 1)} µs, Heddle ${fmt(r.heddleUsPerOp, 1)} µs, ` +
+          `ratio ${spread(r.ratios)} (goal <= 1.5) ${verdict(median(r.ratios), 1.5)}` +
+          (r.heddleConnectionsPerWait === undefined
+            ? ""
+            : `; connections opened per wait: Heddle ${fmt(r.heddleConnectionsPerWait)}, raw ${fmt(r.rawConnectionsPerWait)}`),
       );
     }
   };

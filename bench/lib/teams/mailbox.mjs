@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { RedisTeamMailbox, SqliteTeamMailbox } from "../../../packages/core/dist/index.js";
 import { cpuMs, median, REDIS_URL, requireFromCore } from "./common.mjs";
 
@@ -201,11 +202,14 @@ export async function measureRedisMailbox({ rounds, agents }) {
       for (const agent of w) await redis.xgroup("CREATE", inbox(agent), GROUP, "0", "MKSTREAM");
     };
     const result = await compare({ heddle, raw, rounds, agents, prepare });
+    result.blockingWait = await compareBlockingWait({ mailbox, redis, inbox, consumer, rounds, agents, prepare });
     return {
       commands: {
         send: "XADD",
         wait: "XREADGROUP 0, XAUTOCLAIM, XREADGROUP >, HEXISTS",
         markRead: "XRANGE, HSETNX, XACK",
+        blockingWait:
+          "XREADGROUP 0, XAUTOCLAIM, XREADGROUP >, then XREADGROUP BLOCK: Heddle on a new connection per block, raw on one long-lived connection",
       },
       ...result,
     };
@@ -215,4 +219,83 @@ export async function measureRedisMailbox({ rounds, agents }) {
     for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
     await redis.quit();
   }
+}
+
+/**
+ * Redis `wait` on an empty inbox: it finds nothing (three commands), blocks (`XREADGROUP ... BLOCK`) and returns
+ * when a send arrives 20 ms later (an `XADD` from a third client, the same on both sides). The mailbox blocks on a
+ * connection of its own, made for each block (`duplicate()`); the raw side blocks on one long-lived connection. CPU
+ * µs per wait, the sleep included on both sides; the server's count of connections tells how many each side opened.
+ */
+async function compareBlockingWait({ mailbox, redis, inbox, consumer, rounds, agents, prepare }) {
+  const Redis = requireFromCore("ioredis");
+  const blocking = new Redis(REDIS_URL);
+  const sender = new Redis(REDIS_URL);
+  const GROUP = "heddle";
+  const count = Math.max(10, Math.floor(agents / 4));
+  const connections = async () => Number(/total_connections_received:(\d+)/.exec(await redis.info("stats"))[1]);
+  const heddleWait = (agent) => mailbox.wait(agent);
+  const rawWait = async (agent) => {
+    const key = inbox(agent);
+    await redis.xreadgroup("GROUP", GROUP, consumer, "COUNT", 1, "STREAMS", key, "0");
+    await redis.xautoclaim(key, GROUP, consumer, 30_000, "0-0", "COUNT", 1);
+    const next = await redis.xreadgroup("GROUP", GROUP, consumer, "COUNT", 1, "STREAMS", key, ">");
+    if (next?.[0]?.[1]?.length) throw new Error("raw: a message was there before the send");
+    const got = await blocking.xreadgroup("GROUP", GROUP, consumer, "COUNT", 1, "BLOCK", 5_000, "STREAMS", key, ">");
+    if (!got?.[0]?.[1]?.length) throw new Error("raw: the blocking read returned nothing");
+  };
+  const side = async (wait, names) => {
+    const before = await connections();
+    globalThis.gc?.();
+    const start = process.cpuUsage();
+    for (const agent of names) {
+      const waiting = wait(agent);
+      await sleep(20);
+      await sender.xadd(
+        inbox(agent),
+        "*",
+        "from",
+        "lead",
+        "to",
+        agent,
+        "kind",
+        "user",
+        "text",
+        TEXT,
+        "createdAt",
+        Date.now(),
+      );
+      await waiting;
+    }
+    const us = (cpuMs(process.cpuUsage(start)) * 1000) / names.length;
+    return { us, connectionsPerWait: ((await connections()) - before) / names.length };
+  };
+  const samples = { heddle: [], raw: [] };
+  const ratios = [];
+  try {
+    for (let r = -1; r < rounds; r++) {
+      const h = Array.from({ length: count }, (_, i) => `bh-r${r + 1}-a${i}`);
+      const w = Array.from({ length: count }, (_, i) => `bw-r${r + 1}-a${i}`);
+      await prepare(h, w);
+      const [a, b] =
+        r % 2
+          ? [await side(rawWait, w), await side(heddleWait, h)].reverse()
+          : [await side(heddleWait, h), await side(rawWait, w)];
+      if (r < 0) continue;
+      samples.heddle.push(a);
+      samples.raw.push(b);
+      ratios.push(a.us / b.us);
+    }
+  } finally {
+    blocking.disconnect();
+    sender.disconnect();
+  }
+  return {
+    waitsPerRound: count,
+    heddleUsPerOp: median(samples.heddle.map((s) => s.us)),
+    rawUsPerOp: median(samples.raw.map((s) => s.us)),
+    heddleConnectionsPerWait: median(samples.heddle.map((s) => s.connectionsPerWait)),
+    rawConnectionsPerWait: median(samples.raw.map((s) => s.connectionsPerWait)),
+    ratios,
+  };
 }
