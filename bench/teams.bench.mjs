@@ -8,7 +8,8 @@
 //   at 10 and at 1,010 teammates (goal: none that grow with the teammates).
 // - resume: opening a 10,000-message session on SQLite and PostgreSQL / the raw driver reading the same rows.
 //   Goal <= 1.5.
-// `--only=turn,mailbox,idle,resume` picks scenarios; `--quick` runs few, short samples (proves the harness).
+// `--only=turn,mailbox,idle,resume` picks scenarios; `--quick` runs few, short samples (proves the harness) and
+// writes teams-<scenario>.quick.json instead.
 // Imports the built packages (`pnpm bench teams` builds first). PostgreSQL (HEDDLE_TEST_POSTGRES_URL) and Redis
 // (HEDDLE_TEST_REDIS_URL) parts print one line and are skipped when the server is not reachable.
 import { fmt, median, spread, writeResults } from "./lib/teams/common.mjs";
@@ -53,7 +54,7 @@ if (wants("turn")) {
           `ratio ${spread(row.memory.ratios)}`,
       ),
   });
-  console.log(`  results: ${writeResults("teams-turn", { goal: 1.25, rows })}`);
+  console.log(`  results: ${writeResults(`teams-turn${quick ? ".quick" : ""}`, { goal: 1.25, rows })}`);
 }
 
 if (wants("mailbox")) {
@@ -81,7 +82,9 @@ if (wants("mailbox")) {
     results.redis = await measureRedisMailbox({ rounds, agents });
     print("Redis ", results.redis);
   } else console.log("  Redis is not reachable: skipped");
-  console.log(`  results: ${writeResults("teams-mailbox", { goal: 1.5, agents, rounds, ...results })}`);
+  console.log(
+    `  results: ${writeResults(`teams-mailbox${quick ? ".quick" : ""}`, { goal: 1.5, agents, rounds, ...results })}`,
+  );
 }
 
 if (wants("idle")) {
@@ -108,7 +111,9 @@ if (wants("idle")) {
         `(timers ${timersGrow ? "GROW" : "do not grow"}); idle CPU ${fmt(r.idleCpuMsPerSecondAt[10], 1)} / ${fmt(r.idleCpuMsPerSecondAt[1010], 1)} ms per s`,
     );
   }
-  console.log(`  results: ${writeResults("teams-idle", { goalKbPerTeammate: 64, rounds, ...result })}`);
+  console.log(
+    `  results: ${writeResults(`teams-idle${quick ? ".quick" : ""}`, { goalKbPerTeammate: 64, rounds, ...result })}`,
+  );
 }
 
 if (wants("resume")) {
@@ -132,7 +137,9 @@ if (wants("resume")) {
     results.postgres = await measurePostgresResume({ messages, pairs });
     print("PostgreSQL", results.postgres);
   } else console.log("  PostgreSQL is not reachable: skipped");
-  console.log(`  results: ${writeResults("teams-resume", { goal: 1.5, messages, ...results })}`);
+  console.log(
+    `  results: ${writeResults(`teams-resume${quick ? ".quick" : ""}`, { goal: 1.5, messages, ...results })}`,
+  );
 }
 
 console.log(ok ? "teams bench: goals met" : "teams bench: a goal was missed");
