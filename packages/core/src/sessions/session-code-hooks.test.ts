@@ -1,9 +1,9 @@
 import { createScriptedModel } from "@heddle/llms/testing";
 import { getMessageText } from "@heddle/shared";
 import { describe, expect, it } from "vitest";
+import { MemorySessionStore } from "../backends/memory/index.js";
 import { summarizingCompaction } from "../compaction/summarizing.js";
 import { createSession, openSession } from "./create-session.js";
-import { MemorySessionStore } from "../backends/memory/index.js";
 import type { PreCompactHookContext } from "./session-lifecycle.js";
 
 const lastText = (model: ReturnType<typeof createScriptedModel>, index: number) =>

@@ -311,7 +311,10 @@ export class TeammateRunner {
   ): Promise<boolean> {
     const key = message?.id ?? INITIAL_TASK_KEY;
     const turnMessageId = teamTurnMessageId(key);
-    const history = await session.history();
+    // Usually the message is new to the store: one indexed lookup says so, and the whole history is read only when
+    // a previous run stored this turn (a crash to finish or recognize). The turn itself reads the history anyway.
+    const stored = await this.#ctx.store.getMessage(session.id, turnMessageId);
+    const history = stored ? await session.history() : [];
     const index = history.findIndex((m) => m.id === turnMessageId);
     const base = { agentId: this.agentId, ...(message && { message }) };
     if (index >= 0 && turnIsComplete(history, index)) {
