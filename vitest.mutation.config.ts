@@ -49,6 +49,7 @@ export const mutationTests = [
   // mailboxes and MCP tool mapping
   "packages/core/test/teams/mailbox-conformance.test.ts",
   "packages/core/test/teams/sqlite-mailbox-damage.test.ts",
+  "packages/core/test/teams/sqlite-mailbox-polling.test.ts",
   "packages/core/test/teams/protocol.test.ts",
   "packages/core/src/backends/redis/redis-mailbox.test.ts",
   "packages/core/src/backends/redis/redis-close-race.test.ts",
