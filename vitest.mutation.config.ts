@@ -53,6 +53,7 @@ export const mutationTests = [
   "packages/core/test/teams/protocol.test.ts",
   "packages/core/src/backends/redis/redis-mailbox.test.ts",
   "packages/core/src/backends/redis/redis-close-race.test.ts",
+  "packages/core/src/backends/redis/redis-mailbox-edges.test.ts",
   "packages/core/src/mcp/names.test.ts",
   "packages/core/src/mcp/results.test.ts",
 ];
