@@ -3,8 +3,11 @@ import { describe, expect, it, vi } from "vitest";
 // A machine where better-sqlite3 is missing (or its native build failed): requiring it throws.
 vi.mock("node:module", async (original) => ({
   ...(await original<typeof import("node:module")>()),
-  createRequire: () => () => {
-    throw Object.assign(new Error("Cannot find module 'better-sqlite3'"), { code: "MODULE_NOT_FOUND" });
+  createRequire: () => {
+    const missing = () => {
+      throw Object.assign(new Error("Cannot find module 'better-sqlite3'"), { code: "MODULE_NOT_FOUND" });
+    };
+    return Object.assign(missing, { resolve: missing });
   },
 }));
 

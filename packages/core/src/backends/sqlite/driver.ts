@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { MissingDependencyError } from "@heddle/shared";
 import type Database from "better-sqlite3";
@@ -16,7 +17,11 @@ export function openSqliteDatabase(path: string): Database.Database {
 
 function loadDriver(): typeof Database {
   try {
-    return createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+    // Loaded from its real folder: under pnpm the package is a symlink, and its own dependency (`bindings`) is found
+    // only beside the real folder. Node resolves symlinks itself, but a host whose loader does not (a bundled CLI
+    // was seen to) would fail with "Cannot find module 'bindings'".
+    const require = createRequire(import.meta.url);
+    return require(realpathSync.native(require.resolve("better-sqlite3"))) as typeof Database;
   } catch (error) {
     throw new MissingDependencyError("better-sqlite3", "SQLite storage (sessions, mailboxes, rosters)", {
       cause: error,
